@@ -1,0 +1,81 @@
+// swift-tools-version:6.0
+// Strada for Linux: native controls driven by your web app, on WebKitGTK, with components as dlopen plugins.
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "StradaLinux",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "strada-host", targets: ["StradaHostCLI"]),
+        .library(name: "StradaCore", targets: ["StradaCore"]),
+        .library(name: "StradaPluginSDK", targets: ["StradaPluginSDK"]),
+        .library(name: "StradaTesting", targets: ["StradaTesting"]),
+        // Runtime component plugins: each one its own shared library, loaded by the host with dlopen.
+        .library(name: "StradaFormPlugin", type: .dynamic, targets: ["StradaFormPlugin"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // Bridge core: Message, JSON, BridgeComponent, BridgeDelegate, Bridge, Strada.config. No GTK.
+        .target(
+            name: "StradaCore",
+            dependencies: [.product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
+        // Shipped test doubles: an in-memory web view and recording spies.
+        .target(name: "StradaTesting", dependencies: ["StradaCore"], swiftSettings: strictSwift),
+        // The C ABI contract between the host and component plugins (headers only + layout checks).
+        .target(name: "CStradaPlugin", path: "SDK/CStradaPlugin"),
+        // What a Swift plugin author imports: adapts BridgeComponent subclasses to the C ABI.
+        .target(
+            name: "StradaPluginSDK",
+            dependencies: ["StradaCore", "CStradaPlugin"],
+            path: "SDK/StradaPluginSDK",
+            swiftSettings: strictSwift
+        ),
+        // WebKitGTK 6.0 + GTK 4: the only GTK code.
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkitgtk-6.0",
+            providers: [.apt(["libwebkitgtk-6.0-dev"])]
+        ),
+        .target(
+            name: "StradaEngineGTK",
+            dependencies: ["StradaCore", "CWebKitGTK", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
+        // Plugin discovery, dlopen, validation and the host side of the C ABI.
+        .target(
+            name: "StradaPluginHost",
+            dependencies: ["StradaCore", "CStradaPlugin", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
+        // The thin executable: parses arguments, wires the libraries together, prints.
+        .executableTarget(
+            name: "StradaHostCLI",
+            dependencies: [
+                "StradaCore", "StradaEngineGTK", "StradaPluginHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // First-party component plugins (runtime plugins, not SwiftPM package plugins).
+        .target(
+            name: "StradaFormPlugin",
+            dependencies: ["StradaPluginSDK", "StradaCore"],
+            path: "Plugins/Form",
+            swiftSettings: strictSwift
+        ),
+        .testTarget(name: "StradaCoreTests", dependencies: ["StradaCore", "StradaTesting"]),
+        .testTarget(name: "StradaPluginHostTests", dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin"]),
+        .testTarget(name: "EndToEndTests", dependencies: []),
+    ]
+)

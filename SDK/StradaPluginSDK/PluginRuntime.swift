@@ -1,0 +1,212 @@
+import CStradaPlugin
+import Foundation
+import Logging
+import StradaCore
+
+/// The plugin side of the ABI: owns the `strada_plugin_v1` description and the component instances.
+/// Lives for the rest of the process (Swift plugins are never unloaded).
+@MainActor
+final class PluginRuntime {
+    let host: UnsafePointer<strada_host_api_v1>
+    let components: [BridgeComponent.Type]
+    private(set) var descriptor: UnsafePointer<strada_plugin_v1>!
+
+    init(plugin: StradaPlugin, host: UnsafePointer<strada_host_api_v1>) {
+        self.host = host
+        self.components = plugin.components
+        if let codec = host.pointee.codec_settings_json?(host) {
+            Strada.config.codec = CodecSettings(json: String(cString: codec))
+        }
+        let hostAddress = UInt(bitPattern: host)
+        Strada.config.logger = Logger(label: plugin.id) { _ in HostLogHandler(hostAddress: hostAddress) }
+
+        let names = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: plugin.components.count)
+        for (index, type) in plugin.components.enumerated() { names[index] = UnsafePointer(strdup(type.name)) }
+        let table = UnsafeMutablePointer<strada_plugin_v1>.allocate(capacity: 1)
+        table.initialize(to: strada_plugin_v1(
+            struct_size: UInt32(MemoryLayout<strada_plugin_v1>.size),
+            abi_major: UInt32(STRADA_PLUGIN_ABI_MAJOR),
+            abi_minor: UInt32(STRADA_PLUGIN_ABI_MINOR),
+            component_count: UInt32(plugin.components.count),
+            plugin_id: UnsafePointer(strdup(plugin.id)),
+            plugin_version: UnsafePointer(strdup(plugin.version)),
+            component_names: UnsafePointer(names),
+            plugin_context: Unmanaged.passRetained(self).toOpaque(),
+            create_instance: { context, name, hostInstance in
+                guard let context, let name else { return nil }
+                let runtime = Unmanaged<PluginRuntime>.fromOpaque(context).takeUnretainedValue()
+                let componentName = String(cString: name)
+                let hostAddress = UInt(bitPattern: hostInstance.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
+                let created = MainActor.assumeIsolated {
+                    runtime.createInstance(named: componentName, hostInstance: OpaquePointer(bitPattern: hostAddress))
+                }
+                return OpaquePointer(bitPattern: created)
+            },
+            receive: { instance, json in
+                guard let instance, let text = json.string else { return }
+                MainActor.assumeIsolated { PluginInstance.from(instance).receive(json: text) }
+            },
+            lifecycle: { instance, event in
+                guard let instance else { return }
+                MainActor.assumeIsolated { PluginInstance.from(instance).lifecycle(event) }
+            },
+            control_activated: { instance, id in
+                guard let instance, let id = id.string else { return }
+                MainActor.assumeIsolated { PluginInstance.from(instance).controlActivated(id: id) }
+            },
+            destroy_instance: { instance in
+                guard let instance else { return }
+                MainActor.assumeIsolated { PluginInstance.release(instance) }
+            },
+            shutdown: nil))
+        descriptor = UnsafePointer(table)
+    }
+
+    /// The new instance's address (0 on failure).
+    private func createInstance(named name: String, hostInstance: OpaquePointer?) -> UInt {
+        guard let hostInstance, let type = components.first(where: { $0.name == name }) else { return 0 }
+        let instance = PluginInstance(type: type, host: host, hostInstance: hostInstance)
+        return UInt(bitPattern: Unmanaged.passRetained(instance).toOpaque())
+    }
+}
+
+/// One component instance inside the plugin, with the destination and delegate it sees.
+@MainActor
+final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls {
+    private let host: UnsafePointer<strada_host_api_v1>
+    private let hostInstance: OpaquePointer
+    private var component: BridgeComponent!
+    private var buttonHandlers: [String: @MainActor () -> Void] = [:]
+    let location = ""
+    var destination: any BridgeDestination { self }
+
+    init(type: BridgeComponent.Type, host: UnsafePointer<strada_host_api_v1>, hostInstance: OpaquePointer) {
+        self.host = host
+        self.hostInstance = hostInstance
+        component = type.init(destination: self, delegate: self)
+    }
+
+    static func from(_ pointer: OpaquePointer) -> PluginInstance {
+        Unmanaged<PluginInstance>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+
+    static func release(_ pointer: OpaquePointer) {
+        let instance = Unmanaged<PluginInstance>.fromOpaque(UnsafeRawPointer(pointer)).takeRetainedValue()
+        instance.component.onDestroy()
+        instance.buttonHandlers.removeAll()
+    }
+
+    func receive(json: String) {
+        do {
+            let message = try Message(wire: JSON(parsing: json))
+            component.didReceive(message: message)
+        } catch {
+            Strada.config.logger.warning("dropped a malformed message from the host: \(error)")
+        }
+    }
+
+    func lifecycle(_ event: strada_lifecycle_event) {
+        switch event {
+        case STRADA_LIFECYCLE_VIEW_DID_LOAD: component.onViewDidLoad()
+        case STRADA_LIFECYCLE_VIEW_WILL_APPEAR: component.onViewWillAppear()
+        case STRADA_LIFECYCLE_VIEW_DID_APPEAR: component.onViewDidAppear()
+        case STRADA_LIFECYCLE_VIEW_WILL_DISAPPEAR: component.onViewWillDisappear()
+        case STRADA_LIFECYCLE_VIEW_DID_DISAPPEAR: component.onViewDidDisappear()
+        default: break
+        }
+    }
+
+    func controlActivated(id: String) {
+        buttonHandlers[id]?()
+    }
+
+    // MARK: BridgeDestination
+
+    func nativeControls(for componentName: String) -> ComponentControls? {
+        ComponentControls(base: self, idPrefix: "")  // the host namespaces ids by component
+    }
+
+    // MARK: BridgingDelegate
+
+    func reply(with message: Message) -> Bool {
+        guard let wire = message.wire() else {
+            Strada.config.logger.warning("reply \(message.component)/\(message.event) dropped: its jsonData is not valid JSON")
+            return false
+        }
+        let status = withStradaString(wire.serialized()) { json in host.pointee.reply(host, hostInstance, json) }
+        return status == STRADA_OK
+    }
+
+    /// ABI 1 reports whether the host accepted the reply, not the page's evaluation result.
+    func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void) {
+        completion(reply(with: message))
+    }
+
+    // MARK: NativeControls
+
+    func setButton(_ button: HeaderButton, onActivate: @escaping @MainActor () -> Void) {
+        buttonHandlers[button.id] = onActivate
+        let status = withStradaString(button.id) { id in
+            withStradaString(button.title) { title in
+                withStradaString(button.iconName ?? "") { icon in
+                    var spec = strada_button_v1()
+                    spec.struct_size = UInt32(MemoryLayout<strada_button_v1>.size)
+                    spec.placement = button.placement == .start ? STRADA_PLACEMENT_START : STRADA_PLACEMENT_END
+                    spec.id = id
+                    spec.title = title
+                    spec.icon_name = icon
+                    spec.enabled = button.isEnabled ? 1 : 0
+                    spec.style = UInt8(button.style == .suggested ? STRADA_BUTTON_STYLE_SUGGESTED : button.style == .destructive ? STRADA_BUTTON_STYLE_DESTRUCTIVE : STRADA_BUTTON_STYLE_NORMAL)
+                    return host.pointee.set_button(host, hostInstance, &spec)
+                }
+            }
+        }
+        if status != STRADA_OK { Strada.config.logger.warning("the host refused button \(button.id) (status \(status))") }
+    }
+
+    func removeButton(id: String) {
+        buttonHandlers[id] = nil
+        _ = withStradaString(id) { id in host.pointee.remove_button(host, hostInstance, id) }
+    }
+}
+
+/// Sends this plugin's log lines to the host's logger.
+struct HostLogHandler: LogHandler {
+    let hostAddress: UInt
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .debug
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        guard let host = UnsafePointer<strada_host_api_v1>(bitPattern: hostAddress) else { return }
+        let stradaLevel: strada_log_level = switch event.level {
+        case .trace, .debug: STRADA_LOG_DEBUG
+        case .info, .notice: STRADA_LOG_INFO
+        case .warning: STRADA_LOG_WARNING
+        case .error, .critical: STRADA_LOG_ERROR
+        }
+        withStradaString("\(event.message)") { text in host.pointee.log(host, stradaLevel, text) }
+    }
+}
+
+extension strada_string {
+    var string: String? {
+        guard length > 0 else { return "" }
+        guard let data else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: data, count: Int(length))
+        return String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+    }
+}
+
+func withStradaString<R>(_ text: String, _ body: (strada_string) -> R) -> R {
+    var text = text
+    return text.withUTF8 { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { chars in
+            body(strada_string(data: chars.baseAddress, length: UInt64(chars.count)))
+        }
+    }
+}

@@ -1,0 +1,125 @@
+public import Logging
+
+/// What crosses the bridge, reported to an observer (`--trace`, the automation channel, tests).
+public enum BridgeTraffic: Sendable {
+    /// The page's adapter said "ready".
+    case ready
+    /// A well-formed message arrived from the page.
+    case received(Message)
+    /// Something arrived that is not a message; `raw` is truncated.
+    case rejected(raw: String, reason: String)
+    /// A well-formed message was not delivered to a component.
+    case dropped(Message, reason: String)
+    /// A reply was handed to the page's `replyWith`.
+    case sent(Message)
+    /// The bridge evaluated `register`/`unregister`.
+    case registered([String])
+    case unregistered(String)
+}
+
+/// The native end of one web view: turns channel payloads into messages for the attached page, and
+/// replies into the three adapter calls (`register`, `unregister`, `replyWith`) — the only script it runs.
+@MainActor
+public final class Bridge {
+    /// The web view; `nil` once it is gone.
+    public private(set) weak var webView: (any BridgeWebView)?
+    /// The page that owns the web view now.
+    public weak var delegate: BridgeDelegate?
+    /// Sees all traffic.
+    public var observer: (@MainActor (BridgeTraffic) -> Void)?
+    private let logger: Logger
+    private let limits: JSONLimits
+
+    public init(webView: any BridgeWebView, logger: Logger? = nil, limits: JSONLimits = .messages) {
+        self.webView = webView
+        self.logger = logger ?? Strada.config.logger
+        self.limits = limits
+    }
+
+    // MARK: Inbound
+
+    /// Handles one payload from the message channel, as JSON text. Never throws, never traps.
+    public func receive(json text: String) {
+        let value: JSON
+        do {
+            value = try JSON(parsing: text, limits: limits)
+        } catch {
+            return reject(text, "\(error)")
+        }
+        if value == .string("ready") {
+            observer?(.ready)
+            delegate?.bridgeDidInitialize()
+            return
+        }
+        let message: Message
+        do {
+            message = try Message(wire: value)
+        } catch {
+            return reject(text, error.reason)
+        }
+        observer?(.received(message))
+        guard let delegate else {
+            Strada.config.debug("ignored \(message.component)/\(message.event) #\(message.id): no page owns this web view", logger: logger)
+            observer?(.dropped(message, reason: "no page owns this web view"))
+            return
+        }
+        delegate.bridgeDidReceiveMessage(message)
+    }
+
+    private func reject(_ raw: String, _ reason: String) {
+        let shown = raw.count > 120 ? String(raw.prefix(120)) + "…" : raw
+        logger.warning("rejected a malformed message: \(reason) — payload: \(shown)")
+        observer?(.rejected(raw: shown, reason: reason))
+    }
+
+    // MARK: Outbound
+
+    /// Evaluates `window.nativeBridge.register([...])`.
+    public func register(components names: [String]) {
+        let list = JSON.array(names.map(JSON.string)).serialized()
+        observer?(.registered(names))
+        evaluate("window.nativeBridge.register(\(list))") { _ in }
+    }
+
+    /// Evaluates `window.nativeBridge.unregister("name")`.
+    public func unregister(component name: String) {
+        observer?(.unregistered(name))
+        evaluate("window.nativeBridge.unregister(\(JSON.string(name).serialized()))") { _ in }
+    }
+
+    /// Hands `message` to the page's `replyWith`. `false` when it cannot be sent (logged).
+    @discardableResult
+    public func reply(with message: Message) -> Bool {
+        guard let script = replyScript(for: message) else { return false }
+        observer?(.sent(message))
+        evaluate(script) { _ in }
+        return true
+    }
+
+    /// Like ``reply(with:)``; `completion` gets `true` once the page evaluated it without error.
+    public func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void) {
+        guard let script = replyScript(for: message) else { return completion(false) }
+        observer?(.sent(message))
+        evaluate(script) { error in completion(error == nil) }
+    }
+
+    private func replyScript(for message: Message) -> String? {
+        guard webView != nil else {
+            logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: the web view is gone")
+            return nil
+        }
+        guard let wire = message.wire() else {
+            logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: its jsonData is not valid JSON")
+            return nil
+        }
+        return "window.nativeBridge.replyWith(\(wire.serialized()))"
+    }
+
+    private func evaluate(_ script: String, completion: @escaping @MainActor ((any Error)?) -> Void) {
+        guard let webView else { return completion(BridgeError.webViewGone) }
+        webView.evaluate(javaScript: script) { [logger] error in
+            if let error { logger.warning("evaluating a bridge call failed: \(error)") }
+            completion(error)
+        }
+    }
+}

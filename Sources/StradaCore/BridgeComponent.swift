@@ -1,0 +1,157 @@
+/// What a component needs from the page that owns it: replying, and the page's native controls.
+@MainActor
+public protocol BridgingDelegate: AnyObject {
+    /// The URL the page was opened with.
+    var location: String { get }
+    /// The page (destination) that owns the component.
+    var destination: any BridgeDestination { get }
+    /// Sends `message` to the web view's `replyWith`. `false`: dropped before the web view (logged).
+    func reply(with message: Message) -> Bool
+    /// Like ``reply(with:)``; `completion` gets `true` once the script was evaluated without error.
+    func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void)
+}
+
+/// A page shown in the host window: owns the components created for it.
+@MainActor
+public protocol BridgeDestination: AnyObject {
+    /// The native controls the component `componentName` of this page may use, or `nil` where there are
+    /// none (unit tests, headless probes).
+    func nativeControls(for componentName: String) -> ComponentControls?
+}
+
+extension BridgeDestination {
+    public func nativeControls(for componentName: String) -> ComponentControls? { nil }
+}
+
+/// A native component: receives the messages its web counterpart sends and replies to them.
+///
+/// Subclass it exactly as in the upstream docs: override `class var name` and `onReceive(message:)`.
+@MainActor
+open class BridgeComponent {
+    /// The name the web component uses, e.g. "form". Every subclass must override it.
+    nonisolated open class var name: String {
+        fatalError("\(Self.self) must override `class var name`")
+    }
+
+    /// The name messages are routed by. Defaults to `Self.name`; proxies for plugin components override it.
+    nonisolated open var componentName: String { Self.name }
+
+    /// The page that owns this component.
+    public unowned let destination: any BridgeDestination
+    /// How this component replies. Weak: a component never keeps its page alive.
+    public private(set) weak var delegate: (any BridgingDelegate)?
+
+    private var receivedMessages: [String: Message] = [:]
+
+    public required init(destination: any BridgeDestination, delegate: any BridgingDelegate) {
+        self.destination = destination
+        self.delegate = delegate
+    }
+
+    /// This component's native controls (ids namespaced by component name), or `nil` where the page has none.
+    public var controls: ComponentControls? {
+        destination.nativeControls(for: componentName)
+    }
+
+    /// Override to handle a message. Called after the message was cached as the last one for its event.
+    open func onReceive(message: Message) {}
+
+    // MARK: Lifecycle (forwarded from the page; empty by default)
+    open func onViewDidLoad() {}
+    open func onViewWillAppear() {}
+    open func onViewDidAppear() {}
+    open func onViewWillDisappear() {}
+    open func onViewDidDisappear() {}
+    /// The page that owned this component is gone for good: release native resources. Called once.
+    open func onDestroy() {}
+
+    /// Caches `message` as the last one received for its event, then calls ``onReceive(message:)``.
+    public func didReceive(message: Message) {
+        receivedMessages[message.event] = message
+        onReceive(message: message)
+    }
+
+    /// The last message received for `event`, if any.
+    public func receivedMessage(for event: String) -> Message? {
+        receivedMessages[event]
+    }
+
+    // MARK: Replies
+
+    /// Replies with the last message received for `event`, unchanged. `false` if none was received or
+    /// the page is gone.
+    @discardableResult
+    public func reply(to event: String) -> Bool {
+        guard let message = cachedMessage(for: event) else { return false }
+        return reply(with: message)
+    }
+
+    /// Replies to `event` with new data text.
+    @discardableResult
+    public func reply(to event: String, with jsonData: String) -> Bool {
+        guard let message = cachedMessage(for: event) else { return false }
+        return reply(with: message.replacing(jsonData: jsonData))
+    }
+
+    /// Replies to `event` with `data` encoded by `Strada.config.jsonEncoder`.
+    @discardableResult
+    public func reply<T: Encodable>(to event: String, with data: T) -> Bool {
+        guard let message = cachedMessage(for: event) else { return false }
+        return reply(with: message.replacing(data: data))
+    }
+
+    /// Sends exactly `message`. `false` if the page is gone (logged).
+    @discardableResult
+    public func reply(with message: Message) -> Bool {
+        guard let delegate else {
+            Strada.config.logger.warning("reply from \(componentName) dropped: its page is gone")
+            return false
+        }
+        return delegate.reply(with: message)
+    }
+
+    /// Like ``reply(to:)``; `completion` gets `true` once evaluated in the page without error.
+    public func reply(to event: String, completion: @escaping @MainActor (Bool) -> Void) {
+        guard let message = cachedMessage(for: event) else { return completion(false) }
+        reply(with: message, completion: completion)
+    }
+
+    /// Like ``reply(with:)``; `completion` gets `true` once evaluated in the page without error.
+    public func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void) {
+        guard let delegate else {
+            Strada.config.logger.warning("reply from \(componentName) dropped: its page is gone")
+            return completion(false)
+        }
+        delegate.reply(with: message, completion: completion)
+    }
+
+    private func cachedMessage(for event: String) -> Message? {
+        guard let message = receivedMessages[event] else {
+            Strada.config.debug("reply from \(componentName) to \"\(event)\" dropped: no \"\(event)\" message received yet")
+            return nil
+        }
+        return message
+    }
+}
+
+/// How a delegate creates a component for a name: from a `BridgeComponent` type, or (for plugins) any factory.
+public struct ComponentRegistration: Sendable {
+    public let name: String
+    public let make: @MainActor @Sendable (any BridgeDestination, any BridgingDelegate) -> BridgeComponent
+
+    public init(name: String, make: @escaping @MainActor @Sendable (any BridgeDestination, any BridgingDelegate) -> BridgeComponent) {
+        self.name = name
+        self.make = make
+    }
+
+    /// Names in registration order, first registration of a name only.
+    public static func uniqueNames(_ registrations: [ComponentRegistration]) -> [String] {
+        var seen = Set<String>()
+        return registrations.map(\.name).filter { seen.insert($0).inserted }
+    }
+
+    @MainActor
+    public init(_ type: BridgeComponent.Type) {
+        self.init(name: type.name) { destination, delegate in type.init(destination: destination, delegate: delegate) }
+    }
+}

@@ -1,0 +1,148 @@
+public import Logging
+
+/// The per-page router: one per destination (page load). Owns that page's component instances, creates
+/// them lazily (one per name), and drops messages that do not belong to it.
+@MainActor
+public final class BridgeDelegate: BridgingDelegate {
+    public let location: String
+    public unowned let destination: any BridgeDestination
+    /// The bridge of the web view this page currently owns; `nil` when it has none.
+    public private(set) weak var bridge: Bridge?
+
+    private let registrations: [ComponentRegistration]
+    private var components: [String: BridgeComponent] = [:]
+    private var isActive = false
+    private let logger: Logger
+    /// Called once per component, right after it is created.
+    public var onComponentInitialized: (@MainActor (BridgeComponent) -> Void)?
+
+    /// A delegate for `componentTypes`, as upstream.
+    public convenience init(location: String, destination: any BridgeDestination, componentTypes: [BridgeComponent.Type], logger: Logger? = nil) {
+        self.init(location: location, destination: destination, components: componentTypes.map(ComponentRegistration.init), logger: logger)
+    }
+
+    /// A delegate for any component registrations (plugin proxies included). The first registration of a name wins.
+    public init(location: String, destination: any BridgeDestination, components: [ComponentRegistration], logger: Logger? = nil) {
+        self.location = location
+        self.destination = destination
+        self.registrations = components
+        self.logger = logger ?? Strada.config.logger
+    }
+
+    /// The registered component names, in registration order, without duplicates.
+    public var componentNames: [String] {
+        ComponentRegistration.uniqueNames(registrations)
+    }
+
+    /// The existing component of type `C`, if it was created and the page is active.
+    public func component<C: BridgeComponent>() -> C? {
+        guard isActive else { return nil }
+        return components.values.lazy.compactMap { $0 as? C }.first
+    }
+
+    /// The existing component for `name`, if it was created and the page is active.
+    public func component(named name: String) -> BridgeComponent? {
+        guard isActive else { return nil }
+        return components[name]
+    }
+
+    // MARK: Web view ownership
+
+    /// This page now owns the web view behind `bridge`: it becomes active and the bridge routes to it.
+    public func webViewDidBecomeActive(_ bridge: Bridge) {
+        self.bridge = bridge
+        bridge.delegate = self
+        isActive = true
+    }
+
+    /// This page lost its web view: inactive, and replies from its components are dropped.
+    public func webViewDidBecomeDeactivated() {
+        if bridge?.delegate === self { bridge?.delegate = nil }
+        bridge = nil
+        isActive = false
+    }
+
+    /// The page is gone for good: deactivates it and calls `onDestroy()` on each component, then drops them.
+    public func destroyComponents() {
+        isActive = false
+        let existing = components
+        components.removeAll()
+        for name in existing.keys.sorted() { existing[name]!.onDestroy() }
+    }
+
+    // MARK: Lifecycle
+
+    public func onViewDidLoad() { isActive = true; forEach { $0.onViewDidLoad() } }
+    public func onViewWillAppear() { isActive = true; forEach { $0.onViewWillAppear() } }
+    public func onViewDidAppear() { isActive = true; forEach { $0.onViewDidAppear() } }
+    public func onViewWillDisappear() { forEach { $0.onViewWillDisappear() } }
+    public func onViewDidDisappear() { forEach { $0.onViewDidDisappear() }; isActive = false }
+
+    private func forEach(_ body: (BridgeComponent) -> Void) {
+        guard isActive else { return }
+        components.values.forEach(body)
+    }
+
+    // MARK: From the bridge
+
+    /// The page's adapter said "ready": announce this page's component names. Creates no component.
+    public func bridgeDidInitialize() {
+        bridge?.register(components: componentNames)
+    }
+
+    /// Routes `message` by the rules of PROTOCOL.md. `true` when a component handled it.
+    @discardableResult
+    public func bridgeDidReceiveMessage(_ message: Message) -> Bool {
+        guard isActive else {
+            drop(message, "its page is not active")
+            return false
+        }
+        let pageURL = bridge?.webView?.currentURL ?? location
+        guard let messageURL = message.metadata?.url else {
+            drop(message, "it has no data.metadata.url")
+            return false
+        }
+        guard URLMatching.samePage(messageURL, pageURL) else {
+            drop(message, "it was sent from \(messageURL), the page is \(pageURL)")
+            return false
+        }
+        guard let component = getOrCreateComponent(named: message.component) else {
+            drop(message, "no component named \"\(message.component)\" is registered")
+            return false
+        }
+        component.didReceive(message: message)
+        return true
+    }
+
+    private func drop(_ message: Message, _ reason: String) {
+        Strada.config.debug("ignored \(message.component)/\(message.event) #\(message.id): \(reason)", logger: logger)
+        bridge?.observer?(.dropped(message, reason: reason))
+    }
+
+    private func getOrCreateComponent(named name: String) -> BridgeComponent? {
+        if let existing = components[name] { return existing }
+        guard let registration = registrations.first(where: { $0.name == name }) else { return nil }
+        let component = registration.make(destination, self)
+        components[name] = component
+        onComponentInitialized?(component)
+        return component
+    }
+
+    // MARK: Replies
+
+    public func reply(with message: Message) -> Bool {
+        guard let bridge else {
+            logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: the page has no web view any more")
+            return false
+        }
+        return bridge.reply(with: message)
+    }
+
+    public func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void) {
+        guard let bridge else {
+            logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: the page has no web view any more")
+            return completion(false)
+        }
+        bridge.reply(with: message, completion: completion)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+
+/// One message between a web component and a native component.
+///
+/// `jsonData` is the whole `data` object as JSON text, including `metadata`, exactly as upstream keeps it.
+/// Equality compares `jsonData` by JSON value (key order, whitespace and number spelling ignored), because
+/// two engines, or two runs on Linux, serialise the same object differently.
+public struct Message: Sendable {
+    /// Web-generated id ("1", "2", … per document); replies carry it back to find the web callback.
+    public let id: String
+    /// The component name, e.g. "form".
+    public let component: String
+    /// The event, e.g. "connect".
+    public let event: String
+    /// `data.metadata` as sent by the web library.
+    public let metadata: Metadata?
+    /// The whole `data` object as JSON text; "{}" when the web sent none.
+    public let jsonData: String
+
+    /// What the web library adds to every message's `data`.
+    public struct Metadata: Sendable, Hashable {
+        /// `location.href` of the page that sent the message.
+        public let url: String
+        public init(url: String) { self.url = url }
+    }
+
+    public init(id: String, component: String, event: String, metadata: Metadata?, jsonData: String) {
+        self.id = id
+        self.component = component
+        self.event = event
+        self.metadata = metadata
+        self.jsonData = jsonData
+    }
+
+    /// A copy with a new event and/or data text; `nil` keeps the current value. The text is not validated.
+    public func replacing(event updatedEvent: String? = nil, jsonData updatedData: String? = nil) -> Message {
+        Message(
+            id: id, component: component, event: updatedEvent ?? event, metadata: metadata,
+            jsonData: updatedData ?? jsonData)
+    }
+
+    /// A copy whose data is `data` encoded with `Strada.config.jsonEncoder`. If encoding fails the
+    /// original data is kept and the error is logged.
+    public func replacing<T: Encodable>(event updatedEvent: String? = nil, data: T) -> Message {
+        do {
+            let encoded = try Strada.config.jsonEncoder.encode(data)
+            return replacing(event: updatedEvent, jsonData: String(decoding: encoded, as: UTF8.self))
+        } catch {
+            Strada.config.logger.error("encoding reply data for \(component)/\(event) failed, keeping the original data: \(error)")
+            return replacing(event: updatedEvent)
+        }
+    }
+
+    /// Decodes `data` with `Strada.config.jsonDecoder`; `nil` (and a log line) when it does not fit `T`.
+    public func data<T: Decodable>() -> T? {
+        do {
+            return try Strada.config.jsonDecoder.decode(T.self, from: Data(jsonData.utf8))
+        } catch {
+            Strada.config.logger.error("decoding \(component)/\(event) data as \(T.self) failed: \(error)")
+            return nil
+        }
+    }
+
+    /// `data` parsed as a JSON value, or `nil` when `jsonData` is not valid JSON.
+    public var dataValue: JSON? { try? JSON(parsing: jsonData) }
+}
+
+extension Message: Equatable {
+    public static func == (lhs: Message, rhs: Message) -> Bool {
+        guard lhs.id == rhs.id, lhs.component == rhs.component, lhs.event == rhs.event,
+            lhs.metadata == rhs.metadata
+        else { return false }
+        if lhs.jsonData == rhs.jsonData { return true }
+        guard let left = lhs.dataValue, let right = rhs.dataValue else { return false }
+        return left == right
+    }
+}
+
+// MARK: - Wire form
+
+/// Why an inbound message was rejected.
+public struct MalformedMessage: Error, CustomStringConvertible, Sendable, Equatable {
+    public let reason: String
+    public var description: String { reason }
+    public init(reason: String) { self.reason = reason }
+}
+
+extension Message {
+    /// Builds a message from the wire object `{id, component, event, data}`.
+    /// `id`, `component` and `event` must be strings; `data` must be an object when present.
+    public init(wire: JSON) throws(MalformedMessage) {
+        guard case .object(let fields) = wire else { throw MalformedMessage(reason: "message is not a JSON object") }
+        guard let id = fields["id"]?.stringValue else { throw MalformedMessage(reason: "message has no string \"id\"") }
+        guard let component = fields["component"]?.stringValue, !component.isEmpty else {
+            throw MalformedMessage(reason: "message \(id) has no string \"component\"")
+        }
+        guard let event = fields["event"]?.stringValue else {
+            throw MalformedMessage(reason: "message \(id) has no string \"event\"")
+        }
+        let data: JSON
+        switch fields["data"] {
+        case nil, .null?: data = .object([:])
+        case .object?: data = fields["data"]!
+        default: throw MalformedMessage(reason: "message \(id) has \"data\" that is not an object")
+        }
+        let metadata = data["metadata"]?["url"]?.stringValue.map(Metadata.init(url:))
+        self.init(id: id, component: component, event: event, metadata: metadata, jsonData: data.serialized())
+    }
+
+    /// The wire object `{id, component, event, data}` sent to `replyWith`, or `nil` if `jsonData` is not
+    /// valid JSON (such a reply cannot be delivered).
+    public func wire() -> JSON? {
+        guard let data = dataValue else { return nil }
+        return .object(["id": .string(id), "component": .string(component), "event": .string(event), "data": data])
+    }
+}

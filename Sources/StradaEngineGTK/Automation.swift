@@ -1,0 +1,110 @@
+import Foundation
+public import StradaCore
+
+/// The automation channel: JSON lines out (bridge traffic, page events, native controls, command
+/// results) and JSON-line commands in (activate a control, reload, navigate, quit). See README
+/// "Automation channel" for the full vocabulary.
+@MainActor
+public final class AutomationChannel {
+    /// A command read from the input.
+    public enum Command: Sendable, Equatable {
+        case activate(control: String)
+        case reload
+        case navigate(url: String)
+        case listControls
+        case quit
+    }
+
+    private let write: @MainActor (String) -> Void
+    private var reader: LineReader?
+
+    /// A channel writing each event line with `write` (a newline is appended by the caller's writer).
+    public init(write: @escaping @MainActor (String) -> Void) {
+        self.write = write
+    }
+
+    /// Reads commands from `fd` (stdin), one JSON object per line; `onEnd` runs at end of input.
+    public func readCommands(fromFD fd: Int32, handler: @escaping @MainActor (Command) -> Void, onEnd: @escaping @MainActor () -> Void) {
+        reader = LineReader(fd: fd, onLine: { [weak self] line in
+            guard let self else { return }
+            switch Self.parse(line) {
+            case .success(let command): handler(command)
+            case .failure(let error): self.emit("command.error", ["input": .string(line), "error": .string(error.description)])
+            }
+        }, onEnd: onEnd)
+    }
+
+    /// Parses one command line, e.g. `{"command":"activate","control":"form.submit"}`.
+    public static func parse(_ line: String) -> Result<Command, MalformedMessage> {
+        guard let value = try? JSON(parsing: line), let name = value["command"]?.stringValue else {
+            return .failure(MalformedMessage(reason: "a command is a JSON object with a string \"command\""))
+        }
+        switch name {
+        case "activate":
+            guard let control = value["control"]?.stringValue else {
+                return .failure(MalformedMessage(reason: "activate needs a string \"control\" (see the \"controls\" command)"))
+            }
+            return .success(.activate(control: control))
+        case "reload": return .success(.reload)
+        case "quit": return .success(.quit)
+        case "controls": return .success(.listControls)
+        case "navigate":
+            guard let url = value["url"]?.stringValue else { return .failure(MalformedMessage(reason: "navigate needs a string \"url\"")) }
+            return .success(.navigate(url: url))
+        default:
+            return .failure(MalformedMessage(reason: "unknown command \"\(name)\"; known: activate, controls, navigate, reload, quit"))
+        }
+    }
+
+    /// Writes one event line: `{"event": name, ...fields}`.
+    public func emit(_ name: String, _ fields: [String: JSON] = [:]) {
+        var object = fields
+        object["event"] = .string(name)
+        write(JSON.object(object).serialized(sortedKeys: true))
+    }
+
+    // MARK: Encoders for what the host reports
+
+    public func report(_ traffic: BridgeTraffic) {
+        switch traffic {
+        case .ready: emit("bridge.ready")
+        case .received(let message): emit("bridge.received", ["message": Self.json(message)])
+        case .sent(let message): emit("bridge.sent", ["message": Self.json(message)])
+        case .rejected(let raw, let reason): emit("bridge.rejected", ["raw": .string(raw), "reason": .string(reason)])
+        case .dropped(let message, let reason): emit("bridge.dropped", ["message": Self.json(message), "reason": .string(reason)])
+        case .registered(let names): emit("bridge.registered", ["components": .array(names.map(JSON.string))])
+        case .unregistered(let name): emit("bridge.unregistered", ["component": .string(name)])
+        }
+    }
+
+    public func report(_ change: ControlChange) {
+        switch change {
+        case .added(let button): emit("control.added", ["control": Self.json(button)])
+        case .changed(let button): emit("control.changed", ["control": Self.json(button)])
+        case .removed(let id): emit("control.removed", ["id": .string(id)])
+        }
+    }
+
+    public func report(_ event: PageEvent) {
+        switch event {
+        case .committed(let url): emit("page.committed", ["url": .string(url)])
+        case .finished(let url, let title): emit("page.finished", ["url": .string(url), "title": .string(title)])
+        case .titleChanged(let title): emit("page.title", ["title": .string(title)])
+        case .closeRequestedByPage: emit("page.closed")
+        case .windowClosed: emit("window.closed")
+        case .webProcessTerminated(let reason): emit("page.crashed", ["reason": .string(reason)])
+        }
+    }
+
+    public static func json(_ message: Message) -> JSON {
+        message.wire() ?? .object(["id": .string(message.id), "component": .string(message.component), "event": .string(message.event), "jsonData": .string(message.jsonData)])
+    }
+
+    public static func json(_ button: HeaderButton) -> JSON {
+        .object([
+            "id": .string(button.id), "kind": "button", "title": .string(button.title),
+            "icon": button.iconName.map(JSON.string) ?? .null, "enabled": .bool(button.isEnabled),
+            "placement": .string(button.placement.rawValue), "style": .string(button.style.rawValue),
+        ])
+    }
+}

@@ -1,0 +1,128 @@
+import CWebKitGTK
+public import Logging
+public import StradaCore
+
+/// What happens to the page, reported to the host (automation channel, tests).
+public enum PageEvent: Sendable {
+    /// A new document was committed: a new destination now owns the web view.
+    case committed(url: String)
+    /// The document finished loading.
+    case finished(url: String, title: String)
+    /// The document's title changed.
+    case titleChanged(String)
+    /// The page called `window.close()`.
+    case closeRequestedByPage
+    /// The user closed the window.
+    case windowClosed
+    /// The web content process died.
+    case webProcessTerminated(reason: String)
+}
+
+/// One page load: the destination that owns the web view from commit until the next commit.
+@MainActor
+final class Page: BridgeDestination {
+    private(set) var delegate: BridgeDelegate!
+    private let controls: PageControls
+    func nativeControls(for componentName: String) -> ComponentControls? {
+        ComponentControls(base: controls, idPrefix: componentName + ".")
+    }
+
+    init(url: String, components: [ComponentRegistration], headerBar: HeaderBarControls, logger: Logger) {
+        controls = PageControls(headerBar: headerBar)
+        delegate = BridgeDelegate(location: url, destination: self, components: components, logger: logger)
+    }
+
+    /// Leaves the web view: lifecycle, deactivation, controls removed, components destroyed.
+    func close() {
+        delegate.onViewWillDisappear()
+        delegate.onViewDidDisappear()
+        delegate.webViewDidBecomeDeactivated()
+        controls.removeAll()
+        delegate.destroyComponents()
+    }
+}
+
+/// The host window: a `GtkWindow` with a `GtkHeaderBar` and one WebKit web view, the bridge of that web
+/// view, and the page lifecycle mapped onto destinations:
+/// - load committed (a new document) → the previous page gets will/did-disappear, loses the web view, its
+///   controls are removed and its components destroyed; a new page (destination) with its own component
+///   instances gets the web view, then did-load, will-appear, did-appear.
+/// - same-document navigations (pushState, fragments, Turbo Drive visits) keep the page and its components.
+@MainActor
+public final class BrowserWindow {
+    public let controls: HeaderBarControls
+    public let bridge: Bridge
+    /// Sees page events.
+    public var onPageEvent: (@MainActor (PageEvent) -> Void)?
+
+    private let window: UnsafeMutablePointer<GtkWidget>
+    private let webView: WebView
+    private var components: [ComponentRegistration]
+    private var page: Page?
+    private let logger: Logger
+
+    /// Creates the window (not shown yet) for `components`, with the app's optional user-agent prefix.
+    public init(title: String, components: [ComponentRegistration], userAgentPrefix: String? = nil, logger: Logger) {
+        self.components = components
+        self.logger = logger
+        window = gtk_window_new()
+        let gtkWindow = strada_gtk_window(window)
+        gtk_window_set_title(gtkWindow, title)
+        gtk_window_set_default_size(gtkWindow, 960, 640)
+        let headerBarWidget = gtk_header_bar_new()!
+        gtk_window_set_titlebar(gtkWindow, headerBarWidget)
+        controls = HeaderBarControls(headerBar: strada_gtk_header_bar(headerBarWidget))
+
+        let names = ComponentRegistration.uniqueNames(components)
+        webView = WebView(userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: names))
+        bridge = Bridge(webView: webView, logger: logger)
+        gtk_window_set_child(gtkWindow, webView.widget)
+
+        webView.onMessage = { [bridge] text in bridge.receive(json: text) }
+        let viewPointer = UnsafeMutableRawPointer(webView.view)
+        onEnumSignal(viewPointer, "load-changed") { [weak self] event in self?.loadChanged(WebKitLoadEvent(event)) }
+        onPointerSignal(viewPointer, "notify::title") { [weak self] _ in
+            guard let self else { return }
+            self.onPageEvent?(.titleChanged(self.webView.title))
+        }
+        onSignal(viewPointer, "close") { [weak self] in self?.onPageEvent?(.closeRequestedByPage) }
+        onEnumSignal(viewPointer, "web-process-terminated") { [weak self] reason in
+            let text = reason == WEBKIT_WEB_PROCESS_CRASHED.rawValue ? "crashed" : "exceeded its memory limit or was terminated"
+            self?.logger.error("the web content process \(text)")
+            self?.onPageEvent?(.webProcessTerminated(reason: text))
+        }
+        onBoolSignal(UnsafeMutableRawPointer(window), "close-request") { [weak self] in
+            self?.onPageEvent?(.windowClosed)
+            return false
+        }
+    }
+
+    /// The user agent the engine sends now.
+    public var userAgent: String { webView.userAgent }
+
+    /// The URL shown now.
+    public var currentURL: String? { webView.currentURL }
+
+    public func present() { gtk_window_present(strada_gtk_window(window)) }
+    public func load(url: String) { webView.load(url: url) }
+    public func reload() { webView.reload() }
+
+    private func loadChanged(_ event: WebKitLoadEvent) {
+        switch event {
+        case WEBKIT_LOAD_COMMITTED:
+            let url = webView.currentURL ?? ""
+            page?.close()
+            let newPage = Page(url: url, components: components, headerBar: controls, logger: logger)
+            page = newPage
+            newPage.delegate.webViewDidBecomeActive(bridge)
+            newPage.delegate.onViewDidLoad()
+            newPage.delegate.onViewWillAppear()
+            newPage.delegate.onViewDidAppear()
+            onPageEvent?(.committed(url: url))
+        case WEBKIT_LOAD_FINISHED:
+            onPageEvent?(.finished(url: webView.currentURL ?? "", title: webView.title))
+        default:
+            break
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import CWebKitGTK
+import Foundation
+
+// MARK: - Signals
+//
+// g_signal_connect() is a macro Swift cannot see; we call g_signal_connect_data with one non-capturing
+// @convention(c) trampoline per C signature. The Swift closure travels in user_data as a retained box,
+// released by GLib (GClosureNotify) when the handler is disconnected or the object dies.
+
+final class SignalBox<Argument>: @unchecked Sendable {  // only created and called on the main thread
+    let body: @MainActor (Argument) -> Void
+    init(_ body: @escaping @MainActor (Argument) -> Void) { self.body = body }
+}
+
+private let releaseBox: GClosureNotify = { data, _ in
+    guard let data else { return }
+    Unmanaged<AnyObject>.fromOpaque(data).release()
+}
+
+@discardableResult
+private func connect<Argument>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ trampoline: GCallback,
+                               _ body: @escaping @MainActor (Argument) -> Void) -> gulong {
+    let box: AnyObject = SignalBox<Argument>(body)
+    return g_signal_connect_data(instance, signal, trampoline, Unmanaged.passRetained(box).toOpaque(), releaseBox, GConnectFlags(rawValue: 0))
+}
+
+private func invoke<Argument>(_ userData: gpointer?, _ argument: Argument) {
+    guard let userData else { return }
+    let box = Unmanaged<AnyObject>.fromOpaque(userData).takeUnretainedValue() as! SignalBox<Argument>
+    nonisolated(unsafe) let argument = argument  // GTK emits these signals on the main thread only
+    MainActor.assumeIsolated { box.body(argument) }
+}
+
+/// `(instance, user_data) -> void` signals: "clicked", "close".
+@discardableResult
+func onSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Void) -> gulong {
+    typealias Handler = @convention(c) (gpointer?, gpointer?) -> Void
+    let trampoline: Handler = { _, userData in invoke(userData, ()) }
+    return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self)) { (_: Void) in body() }
+}
+
+/// `(instance, user_data) -> gboolean` signals: "close-request". The handler's result is returned to GTK.
+@discardableResult
+func onBoolSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Bool) -> gulong {
+    final class ResultBox: @unchecked Sendable { var value = false }
+    typealias Handler = @convention(c) (gpointer?, gpointer?) -> gboolean
+    let trampoline: Handler = { _, userData in
+        let result = ResultBox()
+        invoke(userData, result)
+        return result.value ? 1 : 0
+    }
+    return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self)) { (result: ResultBox) in result.value = body() }
+}
+
+/// `(instance, pointer, user_data) -> void` signals: "script-message-received::x" (JSCValue*), "notify::x" (GParamSpec*).
+@discardableResult
+func onPointerSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (OpaquePointer?) -> Void) -> gulong {
+    typealias Handler = @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void
+    let trampoline: Handler = { _, argument, userData in invoke(userData, argument) }
+    return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), body)
+}
+
+/// `(instance, enum, user_data) -> void` signals: "load-changed", "web-process-terminated".
+@discardableResult
+func onEnumSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (UInt32) -> Void) -> gulong {
+    typealias Handler = @convention(c) (gpointer?, UInt32, gpointer?) -> Void
+    let trampoline: Handler = { _, argument, userData in invoke(userData, argument) }
+    return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), body)
+}
+
+// MARK: - Main loop
+
+/// The GLib main loop on the process main thread, with `DispatchQueue.main`, `@MainActor` and `Task {}`
+/// drained from it (libdispatch's main-queue eventfd watched as a GLib fd source).
+@MainActor
+public final class MainLoop {
+    private let loop: OpaquePointer
+    /// The code `run()` returns, set by `quit(exitCode:)`.
+    public private(set) var exitCode: Int32 = 0
+
+    public init() {
+        loop = g_main_loop_new(nil, 0)
+        let fd = _dispatch_get_main_queue_handle_4CF()
+        let drain: GUnixFDSourceFunc = { fd, _, _ in
+            var counter: UInt64 = 0
+            _ = read(fd, &counter, 8)  // reset the eventfd (non-blocking)
+            _dispatch_main_queue_callback_4CF(nil)
+            return 1  // G_SOURCE_CONTINUE
+        }
+        g_unix_fd_add(fd, G_IO_IN, drain, nil)
+    }
+
+    /// Runs until `quit(exitCode:)`; returns the exit code.
+    public func run() -> Int32 {
+        g_main_loop_run(loop)
+        return exitCode
+    }
+
+    public func quit(exitCode: Int32 = 0) {
+        self.exitCode = exitCode
+        g_main_loop_quit(loop)
+    }
+}
+
+/// Reads newline-delimited input from a file descriptor on the GLib main loop.
+@MainActor
+final class LineReader {
+    private var buffer: [UInt8] = []
+    private let onLine: @MainActor (String) -> Void
+    private let onEnd: @MainActor () -> Void
+
+    init(fd: Int32, onLine: @escaping @MainActor (String) -> Void, onEnd: @escaping @MainActor () -> Void) {
+        self.onLine = onLine
+        self.onEnd = onEnd
+        let callback: GUnixFDSourceFunc = { fd, _, userData in
+            let reader = Unmanaged<LineReader>.fromOpaque(userData!).takeUnretainedValue()
+            return MainActor.assumeIsolated { reader.readAvailable(fd) ? 1 : 0 }
+        }
+        g_unix_fd_add(fd, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue), callback, Unmanaged.passRetained(self).toOpaque())
+    }
+
+    /// `false` at end of input (the source is removed).
+    private func readAvailable(_ fd: Int32) -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = read(fd, &chunk, chunk.count)
+        if count <= 0 {
+            onEnd()
+            return false
+        }
+        buffer.append(contentsOf: chunk[0..<count])
+        while let newline = buffer.firstIndex(of: 0x0A) {
+            let line = String(decoding: buffer[..<newline], as: UTF8.self)
+            buffer.removeSubrange(...newline)
+            if !line.isEmpty { onLine(line) }
+        }
+        return true
+    }
+}

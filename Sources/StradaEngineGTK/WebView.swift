@@ -1,0 +1,98 @@
+import CWebKitGTK
+import Foundation
+import StradaCore
+
+/// An error WebKit reported while evaluating script.
+public struct ScriptError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+}
+
+private final class EvaluationBox: @unchecked Sendable {  // created and consumed on the main thread
+    let completion: @MainActor ((any Error)?) -> Void
+    init(_ completion: @escaping @MainActor ((any Error)?) -> Void) { self.completion = completion }
+}
+
+/// A `WebKitWebView` with the bridge's adapter installed: the adapter script at document start in the top
+/// frame only, and the `strada` script-message channel whose payloads go to ``onMessage``.
+@MainActor
+final class WebView: BridgeWebView {
+    static let channel = "strada"
+
+    let widget: UnsafeMutablePointer<GtkWidget>
+    let view: UnsafeMutablePointer<WebKitWebView>
+    /// Each payload posted to the channel, as JSON text.
+    var onMessage: (@MainActor (String) -> Void)?
+
+    init(userAgentSuffix: String) {
+        let contentManager = webkit_user_content_manager_new()!
+        let session = webkit_network_session_new_ephemeral()!
+        widget = strada_web_view_new(contentManager, session)
+        g_object_unref(UnsafeMutableRawPointer(session))
+        view = strada_webkit_web_view(widget)
+
+        let settings = webkit_web_view_get_settings(view)
+        webkit_settings_set_allow_file_access_from_file_urls(settings, 1)
+        if ProcessInfo.processInfo.environment["STRADA_WEBKIT_HW_ACCEL"] != "1" {
+            webkit_settings_set_hardware_acceleration_policy(settings, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
+        }
+        setUserAgentSuffix(userAgentSuffix)
+
+        let script = webkit_user_script_new(
+            AdapterScript.source(platform: "linux", channel: Self.channel),
+            WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
+        webkit_user_content_manager_add_script(contentManager, script)
+        webkit_user_script_unref(script)
+        webkit_user_content_manager_register_script_message_handler(contentManager, Self.channel, nil)
+        onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.channel)") { [weak self] value in
+            guard let value, let json = jsc_value_to_json(value, 0) else { return }
+            let text = String(cString: json)
+            g_free(json)
+            self?.onMessage?(text)
+        }
+    }
+
+    /// The engine's own user agent with our suffix appended. WebKit silently keeps the old value when the
+    /// new one is not a valid header value, so the result is read back: `false` if it did not take.
+    @discardableResult
+    func setUserAgentSuffix(_ suffix: String) -> Bool {
+        let settings = webkit_web_view_get_settings(view)
+        webkit_settings_set_user_agent(settings, nil)  // back to the engine default
+        let base = String(cString: webkit_settings_get_user_agent(settings))
+        let wanted = base + " " + suffix
+        webkit_settings_set_user_agent(settings, wanted)
+        return userAgent == wanted
+    }
+
+    var userAgent: String {
+        String(cString: webkit_settings_get_user_agent(webkit_web_view_get_settings(view)))
+    }
+
+    var currentURL: String? {
+        webkit_web_view_get_uri(view).map { String(cString: $0) }
+    }
+
+    var title: String {
+        webkit_web_view_get_title(view).map { String(cString: $0) } ?? ""
+    }
+
+    func load(url: String) { webkit_web_view_load_uri(view, url) }
+    func reload() { webkit_web_view_reload(view) }
+
+    func evaluate(javaScript: String, completion: @escaping @MainActor ((any Error)?) -> Void) {
+        let done: GAsyncReadyCallback = { source, result, userData in
+            let box = Unmanaged<EvaluationBox>.fromOpaque(userData!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let value = webkit_web_view_evaluate_javascript_finish(
+                UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
+            if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
+            var failure: ScriptError?
+            if let error {
+                failure = ScriptError(description: String(cString: error.pointee.message))
+                g_error_free(error)
+            }
+            MainActor.assumeIsolated { box.completion(failure) }
+        }
+        let box = Unmanaged.passRetained(EvaluationBox(completion)).toOpaque()
+        webkit_web_view_evaluate_javascript(view, javaScript, -1, nil, nil, nil, done, box)
+    }
+}

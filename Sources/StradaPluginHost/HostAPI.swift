@@ -1,0 +1,157 @@
+import CStradaPlugin
+import Foundation
+import Logging
+import StradaCore
+import Synchronization
+
+/// The host side of the C ABI: the `strada_host_api_v1` table handed to each plugin, and the registry
+/// that turns `strada_host_instance*` handles back into live component proxies.
+///
+/// Handles are small integers, not pointers: a plugin that calls with a handle whose page is gone gets
+/// `STRADA_ERR_GONE`, never a use-after-free.
+enum HostAPI {
+    /// Per-plugin context behind `host_context`: lets log lines name the plugin.
+    final class PluginContext: Sendable {
+        let path: String
+        let logger: Logger
+        init(path: String) {
+            self.path = path
+            var logger = Logger(label: "strada.plugin")
+            logger[metadataKey: "plugin"] = .string((path as NSString).lastPathComponent)
+            self.logger = logger
+        }
+    }
+
+    /// One table per plugin (so `log` can say which plugin wrote), allocated once and never freed.
+    static func table(forPluginAt path: String) -> UnsafePointer<strada_host_api_v1> {
+        let table = UnsafeMutablePointer<strada_host_api_v1>.allocate(capacity: 1)
+        table.initialize(to: strada_host_api_v1(
+            struct_size: UInt32(MemoryLayout<strada_host_api_v1>.size),
+            abi_major: UInt32(STRADA_PLUGIN_ABI_MAJOR),
+            abi_minor: UInt32(STRADA_PLUGIN_ABI_MINOR),
+            reserved: 0,
+            host_context: Unmanaged.passRetained(PluginContext(path: path)).toOpaque(),
+            reply: reply,
+            log: log,
+            codec_settings_json: codecSettingsJSON,
+            run_on_main_thread: runOnMainThread,
+            set_button: setButton,
+            remove_button: removeButton))
+        return UnsafePointer(table)
+    }
+
+    // MARK: Instance registry (main thread only)
+
+    @MainActor static var instances: [UInt: PluginComponent] = [:]
+    @MainActor static var nextHandle: UInt = 1
+
+    @MainActor
+    static func register(_ component: PluginComponent) -> OpaquePointer {
+        let handle = nextHandle
+        nextHandle += 1
+        instances[handle] = component
+        return OpaquePointer(bitPattern: handle)!
+    }
+
+    @MainActor
+    static func unregister(_ handle: OpaquePointer) {
+        instances[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))] = nil
+    }
+
+    /// Runs `body` on the main actor with the live proxy for `handle`, or returns the right error code.
+    private static func withInstance(_ handle: OpaquePointer?, _ body: @MainActor (PluginComponent) -> strada_status) -> strada_status {
+        guard Thread.isMainThread else { return STRADA_ERR_WRONG_THREAD }
+        guard let handle else { return STRADA_ERR_INVALID_ARGUMENT }
+        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
+        return MainActor.assumeIsolated {
+            guard let component = instances[key] else { return STRADA_ERR_GONE }
+            return body(component)
+        }
+    }
+
+    // MARK: The table's functions
+
+    private static let reply: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string) -> strada_status = { _, handle, json in
+        guard let text = json.string else { return STRADA_ERR_INVALID_ARGUMENT }
+        return withInstance(handle) { component in component.replyFromPlugin(json: text) }
+    }
+
+    private static let log: @convention(c) (UnsafePointer<strada_host_api_v1>?, strada_log_level, strada_string) -> Void = { host, level, text in
+        guard let context = host?.pointee.host_context else { return }
+        let plugin = Unmanaged<PluginContext>.fromOpaque(context).takeUnretainedValue()
+        let line = text.string ?? "(invalid UTF-8 log line)"
+        switch level {
+        case STRADA_LOG_DEBUG: plugin.logger.debug("\(line)")
+        case STRADA_LOG_INFO: plugin.logger.info("\(line)")
+        case STRADA_LOG_WARNING: plugin.logger.warning("\(line)")
+        default: plugin.logger.error("\(line)")
+        }
+    }
+
+    /// The last settings handed out and the address of their C string (never freed: callers may hold it).
+    private static let codecCache = Mutex<(json: String, address: UInt)>(("", 0))
+
+    private static let codecSettingsJSON: @convention(c) (UnsafePointer<strada_host_api_v1>?) -> UnsafePointer<CChar>? = { _ in
+        let json = Strada.config.codec.json
+        let address = codecCache.withLock { cache in
+            if cache.json != json || cache.address == 0 {
+                cache = (json, UInt(bitPattern: strdup(json)))
+            }
+            return cache.address
+        }
+        return UnsafePointer(bitPattern: address)
+    }
+
+    private struct MainThreadWork: @unchecked Sendable {  // the plugin promises fn/context may move threads
+        let fn: strada_main_thread_fn
+        let context: UnsafeMutableRawPointer?
+    }
+
+    private static let runOnMainThread: @convention(c) (UnsafePointer<strada_host_api_v1>?, strada_main_thread_fn?, UnsafeMutableRawPointer?) -> strada_status = { _, fn, context in
+        guard let fn else { return STRADA_ERR_INVALID_ARGUMENT }
+        let work = MainThreadWork(fn: fn, context: context)
+        DispatchQueue.main.async { work.fn(work.context) }
+        return STRADA_OK
+    }
+
+    private static let setButton: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, UnsafePointer<strada_button_v1>?) -> strada_status = { _, handle, spec in
+        guard let spec, spec.pointee.struct_size >= UInt32(MemoryLayout<strada_button_v1>.size),
+            let id = spec.pointee.id.string, !id.isEmpty, let title = spec.pointee.title.string
+        else { return STRADA_ERR_INVALID_ARGUMENT }
+        let icon = spec.pointee.icon_name.string.flatMap { $0.isEmpty ? nil : $0 }
+        let style: ButtonStyle = switch Int32(spec.pointee.style) {
+        case STRADA_BUTTON_STYLE_SUGGESTED: .suggested
+        case STRADA_BUTTON_STYLE_DESTRUCTIVE: .destructive
+        default: .normal
+        }
+        let button = HeaderButton(
+            id: id, title: title, iconName: icon, isEnabled: spec.pointee.enabled != 0,
+            placement: spec.pointee.placement == STRADA_PLACEMENT_START ? .start : .end, style: style)
+        return withInstance(handle) { component in component.setButton(button) }
+    }
+
+    private static let removeButton: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string) -> strada_status = { _, handle, id in
+        guard let id = id.string else { return STRADA_ERR_INVALID_ARGUMENT }
+        return withInstance(handle) { component in component.removeButton(id: id) }
+    }
+}
+
+extension strada_string {
+    /// The string, or `nil` when it is not valid UTF-8.
+    var string: String? {
+        guard length > 0 else { return "" }
+        guard let data else { return nil }
+        let bytes = UnsafeRawBufferPointer(start: data, count: Int(length))
+        return String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+    }
+}
+
+/// Calls `body` with a borrowed `strada_string` for `text`.
+func withStradaString<R>(_ text: String, _ body: (strada_string) -> R) -> R {
+    var text = text
+    return text.withUTF8 { buffer in
+        buffer.withMemoryRebound(to: CChar.self) { chars in
+            body(strada_string(data: chars.baseAddress, length: UInt64(chars.count)))
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import CStradaPlugin
+import Foundation
+import StradaCore
+
+/// The host-side stand-in for a component that lives in a plugin: forwards messages, lifecycle and control
+/// activations across the C ABI, and turns the plugin's host calls into replies and controls.
+@MainActor
+final class PluginComponent: BridgeComponent {
+    nonisolated override class var name: String { "plugin-component" }
+    nonisolated override var componentName: String { pluginComponentName }
+
+    nonisolated(unsafe) private var pluginComponentName = ""  // set once in init, before any use
+    private var descriptor: PluginDescriptor!
+    private var handle: OpaquePointer?
+    private var instance: OpaquePointer?
+
+    convenience init(pluginComponentName: String, descriptor: PluginDescriptor, destination: any BridgeDestination, delegate: any BridgingDelegate) {
+        self.init(destination: destination, delegate: delegate)
+        self.pluginComponentName = pluginComponentName
+        self.descriptor = descriptor
+        let handle = HostAPI.register(self)
+        self.handle = handle
+        instance = pluginComponentName.withCString { name in
+            descriptor.table.create_instance(descriptor.table.plugin_context, name, handle)
+        }
+        if instance == nil {
+            Strada.config.logger.error("plugin \(descriptor.pluginID) failed to create component \"\(pluginComponentName)\"; its messages are dropped")
+        }
+    }
+
+    required init(destination: any BridgeDestination, delegate: any BridgingDelegate) {
+        super.init(destination: destination, delegate: delegate)
+    }
+
+    override func onReceive(message: Message) {
+        guard let instance, let wire = message.wire() else { return }
+        withStradaString(wire.serialized()) { json in descriptor.table.receive(instance, json) }
+    }
+
+    override func onViewDidLoad() { lifecycle(STRADA_LIFECYCLE_VIEW_DID_LOAD) }
+    override func onViewWillAppear() { lifecycle(STRADA_LIFECYCLE_VIEW_WILL_APPEAR) }
+    override func onViewDidAppear() { lifecycle(STRADA_LIFECYCLE_VIEW_DID_APPEAR) }
+    override func onViewWillDisappear() { lifecycle(STRADA_LIFECYCLE_VIEW_WILL_DISAPPEAR) }
+    override func onViewDidDisappear() { lifecycle(STRADA_LIFECYCLE_VIEW_DID_DISAPPEAR) }
+
+    private func lifecycle(_ event: strada_lifecycle_event) {
+        guard let instance, let hook = descriptor.table.lifecycle else { return }
+        hook(instance, event)
+    }
+
+    override func onDestroy() {
+        if let handle { HostAPI.unregister(handle) }
+        handle = nil
+        if let instance { descriptor.table.destroy_instance(instance) }
+        instance = nil
+    }
+
+    // MARK: Calls from the plugin
+
+    func replyFromPlugin(json: String) -> strada_status {
+        let message: Message
+        do {
+            message = try Message(wire: JSON(parsing: json))
+        } catch {
+            Strada.config.logger.warning("plugin \(descriptor.pluginID) sent an invalid reply: \(error)")
+            return STRADA_ERR_INVALID_ARGUMENT
+        }
+        return reply(with: message) ? STRADA_OK : STRADA_ERR_GONE
+    }
+
+    func setButton(_ button: HeaderButton) -> strada_status {
+        guard let controls else { return STRADA_ERR_GONE }
+        let id = button.id
+        controls.setButton(button) { [weak self] in self?.controlActivated(id: id) }
+        return STRADA_OK
+    }
+
+    func removeButton(id: String) -> strada_status {
+        guard let controls else { return STRADA_ERR_GONE }
+        controls.removeButton(id: id)
+        return STRADA_OK
+    }
+
+    private func controlActivated(id: String) {
+        guard let instance, let hook = descriptor.table.control_activated else { return }
+        withStradaString(id) { controlID in hook(instance, controlID) }
+    }
+}

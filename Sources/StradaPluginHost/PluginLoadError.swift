@@ -1,0 +1,36 @@
+/// Why a file in a plugins directory was not loaded. `description` is one line: the file, what is wrong,
+/// and what to do about it.
+public struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The file that was refused.
+    public let path: String
+    /// What is wrong, e.g. "not a shared library (no ELF header)".
+    public let reason: String
+    /// What to do, e.g. "remove it from the plugins directory".
+    public let remedy: String
+
+    public var description: String { "plugin \(path): \(reason) — \(remedy)" }
+
+    static func notSharedLibrary(_ path: String) -> Self {
+        Self(path: path, reason: "not a shared library (no ELF header)", remedy: "remove it from the plugins directory")
+    }
+    static func dlopenFailed(_ path: String, _ detail: String) -> Self {
+        Self(path: path, reason: "cannot be loaded: \(detail)", remedy: "rebuild it for this machine, or remove it")
+    }
+    static func missingEntry(_ path: String) -> Self {
+        Self(path: path, reason: "no strada_plugin_entry_v1 symbol, so it is not a Strada plugin",
+             remedy: "export it with the SDK (StradaPlugin.export / STRADA_PLUGIN_ENTRY_V1_DEFINE), or remove the file")
+    }
+    static func otherMajor(_ path: String, _ major: Int) -> Self {
+        Self(path: path, reason: "built for plugin ABI \(major), this host speaks ABI 1",
+             remedy: "rebuild it against SDK 1.x, or use a host that speaks ABI \(major)")
+    }
+    static func entryFailed(_ path: String, _ status: Int32) -> Self {
+        Self(path: path, reason: "its entry point refused to load (status \(status))", remedy: "see the plugin's own log line above")
+    }
+    static func invalidDescription(_ path: String, _ detail: String) -> Self {
+        Self(path: path, reason: "invalid plugin description: \(detail)", remedy: "rebuild it against SDK 1.x")
+    }
+    static func newerMinor(_ path: String, _ minor: UInt32, host: UInt32) -> Self {
+        Self(path: path, reason: "built for ABI 1.\(minor), this host speaks 1.\(host)", remedy: "update the host, or rebuild the plugin against SDK 1.\(host)")
+    }
+}
