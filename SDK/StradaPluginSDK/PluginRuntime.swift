@@ -78,7 +78,7 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
     private var component: BridgeComponent!
     private var buttonHandlers: [String: @MainActor () -> Void] = [:]
     let location = ""
-    var destination: any BridgeDestination { self }
+    var destination: (any BridgeDestination)? { self }
 
     init(type: BridgeComponent.Type, host: UnsafePointer<strada_host_api_v1>, hostInstance: OpaquePointer) {
         self.host = host

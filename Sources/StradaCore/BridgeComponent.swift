@@ -3,8 +3,8 @@
 public protocol BridgingDelegate: AnyObject {
     /// The URL the page was opened with.
     var location: String { get }
-    /// The page (destination) that owns the component.
-    var destination: any BridgeDestination { get }
+    /// The page (destination) that owns the component; `nil` once it is gone.
+    var destination: (any BridgeDestination)? { get }
     /// Sends `message` to the web view's `replyWith`. `false`: dropped before the web view (logged).
     func reply(with message: Message) -> Bool
     /// Like ``reply(with:)``; `completion` gets `true` once the script was evaluated without error.
@@ -36,8 +36,8 @@ open class BridgeComponent {
     /// The name messages are routed by. Defaults to `Self.name`; proxies for plugin components override it.
     nonisolated open var componentName: String { Self.name }
 
-    /// The page that owns this component.
-    public unowned let destination: any BridgeDestination
+    /// The page that owns this component; `nil` once it is gone. Weak: a component never keeps its page alive.
+    public private(set) weak var destination: (any BridgeDestination)?
     /// How this component replies. Weak: a component never keeps its page alive.
     public private(set) weak var delegate: (any BridgingDelegate)?
 
@@ -50,7 +50,7 @@ open class BridgeComponent {
 
     /// This component's native controls (ids namespaced by component name), or `nil` where the page has none.
     public var controls: ComponentControls? {
-        destination.nativeControls(for: componentName)
+        destination?.nativeControls(for: componentName)
     }
 
     /// Override to handle a message. Called after the message was cached as the last one for its event.

@@ -5,7 +5,8 @@ public import Logging
 @MainActor
 public final class BridgeDelegate: BridgingDelegate {
     public let location: String
-    public unowned let destination: any BridgeDestination
+    /// The page this delegate routes for. Weak: the page owns its delegate, not the other way round.
+    public private(set) weak var destination: (any BridgeDestination)?
     /// The bridge of the web view this page currently owns; `nil` when it has none.
     public private(set) weak var bridge: Bridge?
 
@@ -122,6 +123,7 @@ public final class BridgeDelegate: BridgingDelegate {
     private func getOrCreateComponent(named name: String) -> BridgeComponent? {
         if let existing = components[name] { return existing }
         guard let registration = registrations.first(where: { $0.name == name }) else { return nil }
+        guard let destination else { return nil }
         let component = registration.make(destination, self)
         components[name] = component
         onComponentInitialized?(component)

@@ -1,0 +1,100 @@
+import Testing
+import StradaCore
+import StradaTesting
+
+@MainActor
+struct BridgeDelegateTests {
+    let webView = InMemoryWebView(url: "https://app.test/messages/new")
+    let destination = TestDestination()
+    let bridge: Bridge
+    let delegate: BridgeDelegate
+
+    init() {
+        bridge = Bridge(webView: webView)
+        delegate = BridgeDelegate(
+            location: "https://app.test/messages/new", destination: destination,
+            componentTypes: [RecordingComponent.self, OtherComponent.self])
+        delegate.webViewDidBecomeActive(bridge)
+    }
+
+    func message(_ component: String = "one", event: String = "connect", url: String = "https://app.test/messages/new", id: String = "1") -> Message {
+        Message(id: id, component: component, event: event, metadata: .init(url: url), jsonData: #"{"metadata":{"url":"\#(url)"}}"#)
+    }
+
+    @Test func readyRegistersAllComponentNamesWithoutCreatingAny() {
+        let before = RecordingComponent.instancesCreated
+        bridge.receive(json: #""ready""#)
+        #expect(webView.evaluatedScripts == [#"window.nativeBridge.register(["one","two"])"#])
+        #expect(RecordingComponent.instancesCreated == before)
+        #expect(delegate.component(named: "one") == nil)
+    }
+
+    @Test func createsOneComponentPerNameLazilyAndReusesIt() throws {
+        let before = RecordingComponent.instancesCreated
+        var initialized: [String] = []
+        delegate.onComponentInitialized = { initialized.append($0.componentName) }
+        #expect(delegate.bridgeDidReceiveMessage(message(id: "1")))
+        #expect(delegate.bridgeDidReceiveMessage(message(event: "other", id: "2")))
+        #expect(RecordingComponent.instancesCreated == before + 1)
+        #expect(initialized == ["one"])
+        let component: RecordingComponent = try #require(delegate.component())
+        #expect(component.received.map(\.id) == ["1", "2"])
+    }
+
+    @Test func dropsMessagesForUnregisteredComponents() {
+        #expect(!delegate.bridgeDidReceiveMessage(message("nope")))
+    }
+
+    @Test func dropsMessagesWhileThePageIsInactive() {
+        delegate.onViewDidDisappear()
+        #expect(!delegate.bridgeDidReceiveMessage(message()))
+        #expect(delegate.component(named: "one") == nil)
+        delegate.onViewWillAppear()
+        #expect(delegate.bridgeDidReceiveMessage(message()))
+    }
+
+    @Test func losingTheWebViewDeactivatesAndDropsReplies() throws {
+        delegate.bridgeDidReceiveMessage(message())
+        let component: RecordingComponent = try #require(delegate.component())
+        delegate.webViewDidBecomeDeactivated()
+        #expect(!delegate.bridgeDidReceiveMessage(message(id: "2")))
+        #expect(!component.reply(to: "connect"))
+        #expect(webView.evaluatedScripts.isEmpty)
+    }
+
+    @Test(arguments: [
+        ("https://app.test/messages/new", true),
+        ("https://app.test/messages/new/", true),  // trailing slash
+        ("https://app.test/messages/new#top", true),  // fragment change
+        ("https://app.test/messages/old", false),  // a previous page
+        ("https://app.test/messages/new?page=2", false),  // another query is another page
+        ("https://other.test/messages/new", false),  // another origin
+    ])
+    func routesByTheURLRule(url: String, delivered: Bool) {
+        #expect(delegate.bridgeDidReceiveMessage(message(url: url)) == delivered)
+    }
+
+    @Test func theWebViewsLiveURLWinsOverTheOriginalLocationAfterARedirect() {
+        webView.currentURL = "https://app.test/messages/42"
+        #expect(delegate.bridgeDidReceiveMessage(message(url: "https://app.test/messages/42")))
+        #expect(!delegate.bridgeDidReceiveMessage(message(url: "https://app.test/messages/new")))
+    }
+
+    @Test func fallsBackToTheLocationWhenTheWebViewHasNoURL() {
+        webView.currentURL = nil
+        #expect(delegate.bridgeDidReceiveMessage(message()))
+    }
+
+    @Test func dropsMessagesWithoutMetadataURL() {
+        let bare = Message(id: "1", component: "one", event: "connect", metadata: nil, jsonData: "{}")
+        #expect(!delegate.bridgeDidReceiveMessage(bare))
+    }
+
+    @Test func destroyingComponentsCallsOnDestroyAndForgetsThem() throws {
+        delegate.bridgeDidReceiveMessage(message())
+        let component: RecordingComponent = try #require(delegate.component())
+        delegate.destroyComponents()
+        #expect(component.destroyed)
+        #expect(delegate.component(named: "one") == nil)
+    }
+}

@@ -1,0 +1,69 @@
+import Testing
+import StradaCore
+import StradaTesting
+
+@MainActor
+struct BridgeTests {
+    let webView = InMemoryWebView(url: "https://app.test/")
+    let bridge: Bridge
+    var rejected: [String] { rejections.reasons }
+    let rejections = Rejections()
+
+    @MainActor final class Rejections { var reasons: [String] = [] }
+
+    init() {
+        bridge = Bridge(webView: webView)
+        bridge.observer = { [rejections] traffic in
+            if case .rejected(_, let reason) = traffic { rejections.reasons.append(reason) }
+        }
+    }
+
+    @Test(arguments: [
+        "not json",
+        "42",
+        #"{"component":"form","event":"connect"}"#,
+        #"{"id":"1","component":"form","event":"connect","data":"x"}"#,
+        #""\ud800""#,
+        String(repeating: "[", count: 10_000),
+    ])
+    func rejectsMalformedPayloadsWithoutCrashing(payload: String) {
+        bridge.receive(json: payload)
+        #expect(rejected.count == 1)
+        #expect(webView.evaluatedScripts.isEmpty)
+    }
+
+    @Test func registersAndUnregistersWithJSONArguments() {
+        bridge.register(components: ["a", "b\"c"])
+        bridge.unregister(component: "a")
+        #expect(webView.evaluatedScripts == [#"window.nativeBridge.register(["a","b\"c"])"#, #"window.nativeBridge.unregister("a")"#])
+    }
+
+    @Test func aWellFormedMessageWithNoPageAttachedIsDropped() {
+        var dropped: [String] = []
+        bridge.observer = { if case .dropped(_, let reason) = $0 { dropped.append(reason) } }
+        bridge.receive(json: #"{"id":"1","component":"form","event":"connect","data":{}}"#)
+        #expect(dropped == ["no page owns this web view"])
+    }
+
+    @Test func replyingAfterTheWebViewIsGoneReturnsFalse() {
+        var view: InMemoryWebView? = InMemoryWebView()
+        let orphan = Bridge(webView: view!)
+        view = nil
+        #expect(!orphan.reply(with: Message(id: "1", component: "c", event: "e", metadata: nil, jsonData: "{}")))
+    }
+}
+
+struct UserAgentTests {
+    @Test func announcesComponentsInAValidUserAgentComment() {
+        #expect(Strada.userAgentSubstring(forNames: ["form", "menu", "form"]) == "bridge-components: [form menu]")
+        #expect(Strada.userAgentSubstring(forNames: []) == "bridge-components: []")
+        #expect(UserAgent.suffix(prefix: "MyApp/2.1", componentNames: ["form"])
+            == "MyApp/2.1 StradaLinux/1.0 (Hotwire Native Linux; Turbo Native Linux; bridge-components: [form])")
+    }
+
+    @Test func theAdapterScriptUsesThePlatformAndChannel() {
+        let source = AdapterScript.source(platform: "linux", channel: "strada")
+        #expect(source.contains(#"platform: "linux""#))
+        #expect(source.contains(#"window.webkit.messageHandlers["strada"]"#))
+    }
+}
