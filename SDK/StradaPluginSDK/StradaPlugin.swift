@@ -34,7 +34,12 @@ public struct StradaPlugin: Sendable {
         guard table.pointee.abi_major == STRADA_PLUGIN_ABI_MAJOR,
             table.pointee.struct_size >= UInt32(MemoryLayout<strada_host_api_v1>.size)
         else { return STRADA_ERR_INVALID_ARGUMENT }
-        guard Thread.isMainThread else { return STRADA_ERR_WRONG_THREAD }
+        guard Thread.isMainThread else {
+            withStradaString("\(id): the entry point must be called on the host's main thread") { text in
+                table.pointee.log(table, STRADA_LOG_ERROR, text)
+            }
+            return STRADA_ERR_WRONG_THREAD
+        }
         nonisolated(unsafe) let hostTable = table  // only used on the main thread, checked above
         nonisolated(unsafe) let output = plugin
         return MainActor.assumeIsolated {

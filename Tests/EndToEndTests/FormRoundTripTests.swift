@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// Drives the real `strada-host` binary (WebKitGTK, the `form` plugin loaded from its own .so) through the
+/// automation channel, with the example page from `Examples/form-demo`.
+@Suite(.serialized)
+struct FormRoundTripTests {
+    static let demoPage = Repository.path("Examples/form-demo/index.html")
+
+    @Test func theFormPluginsHeaderButtonSubmitsTheWebForm() async throws {
+        let plugins = try PluginsDirectory.make()
+        let host = try HostProcess(page: Self.demoPage, arguments: ["--plugins", plugins])
+
+        let ready = try await host.waitFor("host.ready")
+        #expect(ready["components"] as? [String] == ["form"])
+
+        // The page's connect reaches the plugin, which shows the header-bar button with the page's title.
+        let connect = try await host.waitFor("bridge.received") { ($0["message"] as? [String: Any])?["event"] as? String == "connect" }
+        let connectData = (connect["message"] as? [String: Any])?["data"] as? [String: Any]
+        #expect(connectData?["submitTitle"] as? String == "Send")
+        let added = try await host.waitFor("control.added")
+        let control = try #require(added["control"] as? [String: Any])
+        #expect(control["id"] as? String == "form.submit")
+        #expect(control["title"] as? String == "Send")
+        #expect(control["placement"] as? String == "end")
+        #expect(control["enabled"] as? Bool == true)
+
+        // Pressing it replies to connect; the page's callback submits; the next page reports what it received.
+        try await host.waitFor("page.finished")
+        try host.send(["command": "activate", "control": "form.submit"])
+        try await host.waitFor("command.ok") { $0["command"] as? String == "activate" }
+        let reply = try await host.waitFor("bridge.sent")
+        #expect((reply["message"] as? [String: Any])?["id"] as? String == connect["message"].flatMap { ($0 as? [String: Any])?["id"] as? String })
+        try await host.waitFor("control.removed") { $0["id"] as? String == "form.submit" }
+        try await host.waitFor("page.committed") { ($0["url"] as? String)?.contains("submitted.html?name=Ada+Lovelace") == true }
+        try await host.waitFor("page.title") { $0["title"] as? String == "Submitted: Ada Lovelace" }
+
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func badFilesInThePluginsDirectoryGetOneLineEachAndFormStillWorks() async throws {
+        let plugins = try PluginsDirectory.make()
+        let notes = (plugins as NSString).appendingPathComponent("notes.txt")
+        try "not a plugin".write(toFile: notes, atomically: true, encoding: .utf8)
+        let plain = (plugins as NSString).appendingPathComponent("libplain.so")
+        let source = (plugins as NSString).appendingPathComponent(".plain.c")
+        try "int plain_function(void) { return 1; }\n".write(toFile: source, atomically: true, encoding: .utf8)
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["cc", "-shared", "-fPIC", source, "-o", plain]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0)
+
+        let host = try HostProcess(page: Self.demoPage, arguments: ["--plugins", plugins])
+        let ready = try await host.waitFor("host.ready")
+        #expect(ready["components"] as? [String] == ["form"])
+        let errors = host.events.filter { $0["event"] as? String == "plugin.error" }.compactMap { $0["message"] as? String }
+        #expect(errors == [
+            "plugin \(plain): no strada_plugin_entry_v1 symbol, so it is not a Strada plugin — export it with the SDK (StradaPlugin.export / STRADA_PLUGIN_ENTRY_V1_DEFINE), or remove the file",
+            "plugin \(notes): not a shared library (no ELF header) — remove it from the plugins directory",
+        ])
+        // Each refusal is one log line on stderr too.
+        for error in errors { #expect(host.standardError.contains(error)) }
+
+        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["id"] as? String == "form.submit" }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func activatingAControlThatDoesNotExistIsAnErrorNotACrash() async throws {
+        let host = try HostProcess(page: Self.demoPage, arguments: ["--plugins", try PluginsDirectory.make()])
+        try await host.waitFor("control.added")
+        try host.send(["command": "activate", "control": "nope.button"])
+        let error = try await host.waitFor("command.error")
+        #expect(error["error"] as? String == "no native control with id \"nope.button\"")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+}
+
+@Suite(.serialized)
+struct HostLifecycleTests {
+    @Test func thePageSeesTheLoadedComponentsInItsUserAgentAndWindowCloseExitsZero() async throws {
+        let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent.html"), arguments: ["--plugins", try PluginsDirectory.make()])
+        let title = try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("UA ") == true }
+        let userAgent = try #require(title["title"] as? String)
+        #expect(userAgent.contains("StradaLinux/1.0 (Hotwire Native Linux; Turbo Native Linux; bridge-components: [form])"))
+        try await host.waitFor("page.closed")
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func withoutPluginsTheUserAgentAnnouncesAnEmptyList() async throws {
+        let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent.html"), arguments: ["--plugins", try PluginsDirectory.make(plugins: [])])
+        let title = try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("UA ") == true }
+        #expect((title["title"] as? String)?.contains("bridge-components: []") == true)
+        #expect(try await host.waitForExit() == 0)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Synchronization
+
+/// The real `strada-host` binary as a child process, driven through its automation channel
+/// (JSON-line events on stdout, JSON-line commands on stdin).
+final class HostProcess: Sendable {
+    struct Timeout: Error, CustomStringConvertible {
+        let waitingFor: String
+        let seen: [String]
+        var description: String { "timed out waiting for \(waitingFor); events so far:\n" + seen.joined(separator: "\n") }
+    }
+
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let errors = Pipe()
+    private final class Buffer: Sendable {
+        let state = Mutex<(partial: Data, lines: [String], stderr: Data)>((Data(), [], Data()))
+        func withLock<R>(_ body: (inout sending (partial: Data, lines: [String], stderr: Data)) -> R) -> R { state.withLock { body(&$0) } }
+    }
+    private let buffer = Buffer()
+
+    /// Starts `strada-host run <page> --automation <arguments>`. Wraps it in `xvfb-run -a` when there is no display.
+    init(page: String, arguments: [String]) throws {
+        let host = BuiltProducts.path("strada-host")
+        let command = [host, "run", page, "--automation"] + arguments
+        if ProcessInfo.processInfo.environment["DISPLAY"]?.isEmpty == false || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil {
+            process.executableURL = URL(fileURLWithPath: host)
+            process.arguments = Array(command.dropFirst())
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
+            process.arguments = ["-a"] + command
+        }
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        output.fileHandleForReading.readabilityHandler = { [buffer] handle in
+            let data = handle.availableData
+            buffer.withLock { state in
+                state.partial.append(data)
+                while let newline = state.partial.firstIndex(of: 0x0A) {
+                    state.lines.append(String(decoding: state.partial[state.partial.startIndex..<newline], as: UTF8.self))
+                    state.partial.removeSubrange(state.partial.startIndex...newline)
+                }
+            }
+        }
+        errors.fileHandleForReading.readabilityHandler = { [buffer] handle in
+            let data = handle.availableData
+            buffer.withLock { $0.stderr.append(data) }
+        }
+        try process.run()
+    }
+
+    /// Every event line so far.
+    var lines: [String] { buffer.withLock { $0.lines } }
+    /// Everything the host wrote to stderr so far.
+    var standardError: String { buffer.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+
+    /// Every event so far, parsed.
+    var events: [[String: Any]] {
+        lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+
+    /// Waits for the first event named `name` (after `after` earlier matches) satisfying `where`.
+    @discardableResult
+    func waitFor(_ name: String, timeout: Double = 30, where predicate: ([String: Any]) -> Bool = { _ in true }) async throws -> [String: Any] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if let match = events.first(where: { $0["event"] as? String == name && predicate($0) }) { return match }
+            if !process.isRunning, events.first(where: { $0["event"] as? String == name && predicate($0) }) == nil {
+                try await Task.sleep(for: .milliseconds(100))
+                if let match = events.first(where: { $0["event"] as? String == name && predicate($0) }) { return match }
+                throw Timeout(waitingFor: "\(name) (the host exited with \(process.terminationStatus); stderr: \(standardError))", seen: lines)
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw Timeout(waitingFor: name, seen: lines)
+    }
+
+    /// Sends one command object as a JSON line.
+    func send(_ command: [String: String]) throws {
+        let data = try JSONSerialization.data(withJSONObject: command, options: [.sortedKeys])
+        input.fileHandleForWriting.write(data + Data("\n".utf8))
+    }
+
+    /// Waits for the process to exit and returns its status; kills it after `timeout`.
+    func waitForExit(timeout: Double = 30) async throws -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        if process.isRunning {
+            process.terminate()
+            throw Timeout(waitingFor: "exit", seen: lines)
+        }
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+/// Products built next to the test binary (`swift build` puts them in the same folder).
+enum BuiltProducts {
+    static var directory: URL {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("strada-host").path) {
+            url.deleteLastPathComponent()
+        }
+        return url
+    }
+
+    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+}
+
+enum Repository {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+}
+
+/// A fresh plugins directory holding copies of built plugins and any extra files.
+enum PluginsDirectory {
+    static func make(plugins: [String] = ["libStradaFormPlugin.so"]) throws -> String {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-e2e-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        for plugin in plugins {
+            try FileManager.default.copyItem(atPath: BuiltProducts.path(plugin), toPath: (path as NSString).appendingPathComponent(plugin))
+        }
+        return path
+    }
+}

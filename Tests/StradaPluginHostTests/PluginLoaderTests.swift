@@ -1,0 +1,126 @@
+import CStradaPlugin
+import Foundation
+import Logging
+import StradaCore
+import Testing
+@testable import StradaPluginHost
+
+/// Loads real shared libraries with dlopen: the form plugin built by this package, and small C libraries
+/// compiled by the test with `cc`.
+@MainActor
+@Suite(.serialized)
+struct PluginLoaderTests {
+    let loader = PluginLoader(logger: Logger(label: "test"))
+    let directory: String
+
+    init() throws {
+        directory = try TemporaryDirectory.make()
+    }
+
+    /// A complete plugin in plain C against the header only: proves the ABI needs no Swift.
+    static let cPlugin = """
+        #include "strada_plugin.h"
+        static const char *names[] = {"echo"};
+        static strada_plugin_instance *create(void *context, const char *name, strada_host_instance *host) {
+            (void)context; (void)name; return (strada_plugin_instance *)host;
+        }
+        static void receive(strada_plugin_instance *instance, strada_string json) { (void)instance; (void)json; }
+        static void destroy(strada_plugin_instance *instance) { (void)instance; }
+        static const strada_plugin_v1 plugin = {
+            sizeof(strada_plugin_v1), STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR, 1,
+            "dev.test.echo", "0.1.0", names, 0, create, receive, 0, 0, destroy, 0 };
+        STRADA_PLUGIN_ENTRY_V1_DEFINE { (void)host; *out_plugin = &plugin; return STRADA_OK; }
+        """
+
+    @Test func loadsAPluginWrittenInPlainC() throws {
+        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.isEmpty)
+        let plugin = try #require(report.plugins.first)
+        #expect(plugin.path == path)
+        #expect(plugin.id == "dev.test.echo")
+        #expect(plugin.version == "0.1.0")
+        #expect(plugin.componentNames == ["echo"])
+    }
+
+    @Test func aFileThatIsNotAPluginGetsOneLineNamingItAndTheOthersStillLoad() throws {
+        try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let notes = (directory as NSString).appendingPathComponent("notes.txt")
+        try "not a plugin".write(toFile: notes, atomically: true, encoding: .utf8)
+        let report = loader.load(directories: [directory])
+        #expect(report.componentNames == ["echo"])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(notes): not a shared library (no ELF header) — remove it from the plugins directory"
+        ])
+    }
+
+    @Test func aSharedLibraryWithoutTheEntrySymbolIsRefusedWithOneLine() throws {
+        try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let path = try CLibrary.build("libplain.so", in: directory, source: "int plain_function(void) { return 1; }")
+        let report = loader.load(directories: [directory])
+        #expect(report.componentNames == ["echo"])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): no strada_plugin_entry_v1 symbol, so it is not a Strada plugin — export it with the SDK (StradaPlugin.export / STRADA_PLUGIN_ENTRY_V1_DEFINE), or remove the file"
+        ])
+    }
+
+    @Test func twoPluginsClaimingOneComponentNameKeepTheFirstByFileName() throws {
+        try CLibrary.build("liba.so", in: directory, source: Self.cPlugin)
+        try CLibrary.build("libb.so", in: directory, source: Self.cPlugin)
+        let report = loader.load(directories: [directory])
+        #expect(report.conflicts == ["echo"])
+        #expect(report.componentNames == ["echo"])
+        #expect(report.registrations.count == 2)
+        #expect(report.plugins.first?.path.hasSuffix("liba.so") == true)
+    }
+
+    @Test func aPluginBuiltForAnotherABIMajorIsRefusedWithWhatToDo() throws {
+        let path = try CLibrary.build("libfuture.so", in: directory, source: "int strada_plugin_entry_v2(void *h, void *p) { (void)h; (void)p; return 0; }")
+        let report = loader.load(directories: [directory])
+        #expect(report.plugins.isEmpty)
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): built for plugin ABI 2, this host speaks ABI 1 — rebuild it against SDK 1.x, or use a host that speaks ABI 2"
+        ])
+    }
+
+    @Test func anEntryPointThatFailsIsRefused() throws {
+        let path = try CLibrary.build("librefuses.so", in: directory, source: """
+            #include "strada_plugin.h"
+            STRADA_PLUGIN_ENTRY_V1_DEFINE { (void)host; (void)out_plugin; return STRADA_ERR_FAILED; }
+            """)
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): its entry point refused to load (status -5) — see the plugin's own log line above"
+        ])
+    }
+
+    @Test func aMissingDirectoryIsReportedNotFatal() {
+        let report = loader.load(directories: ["/nonexistent/plugins"])
+        #expect(report.plugins.isEmpty)
+        #expect(report.errors.first?.description == "plugin /nonexistent/plugins: cannot read the plugins directory — create it or pass another --plugins")
+    }
+}
+
+struct ABILayoutTests {
+    @Test func structLayoutsMatchThePinnedCLayout() {
+        #expect(MemoryLayout<strada_string>.size == 16)
+        #expect(MemoryLayout<strada_button_v1>.size == 64)
+        #expect(MemoryLayout<strada_button_v1>.offset(of: \.enabled) == 56)
+        #expect(MemoryLayout<strada_host_api_v1>.size == 72)
+        #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.reply) == 24)
+        #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.remove_button) == 64)
+        #expect(MemoryLayout<strada_plugin_v1>.size == 96)
+        #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.create_instance) == 48)
+        #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.shutdown) == 88)
+    }
+
+    @Test func theHeaderCompilesCleanAsC11AndCxx17() throws {
+        let directory = try TemporaryDirectory.make()
+        let source = (directory as NSString).appendingPathComponent("check.c")
+        try "#include \"strada_plugin.h\"\nint main(void) { return STRADA_PLUGIN_ABI_MAJOR - 1; }\n".write(toFile: source, atomically: true, encoding: .utf8)
+        for (compiler, flags) in [("cc", ["-std=c11", "-x", "c"]), ("c++", ["-std=c++17", "-x", "c++"])] {
+            let status = try Shell.run(compiler, flags + ["-Wall", "-Wextra", "-pedantic", "-Werror", "-I", CLibrary.headerDirectory, "-c", source, "-o", "/dev/null"])
+            #expect(status == 0, "\(compiler) \(flags) failed")
+        }
+    }
+}
