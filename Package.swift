@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "StradaTesting", targets: ["StradaTesting"]),
         // Runtime component plugins: each one its own shared library, loaded by the host with dlopen.
         .library(name: "StradaFormPlugin", type: .dynamic, targets: ["StradaFormPlugin"]),
+        // Benchmark-only plugin: replies to every message with the message itself.
+        .library(name: "StradaEchoPlugin", type: .dynamic, targets: ["StradaEchoPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -74,8 +76,14 @@ let package = Package(
             path: "Plugins/Form",
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "StradaEchoPlugin",
+            dependencies: ["StradaPluginSDK", "StradaCore"],
+            path: "Benchmarks/EchoPlugin",
+            swiftSettings: strictSwift
+        ),
         .testTarget(name: "StradaCoreTests", dependencies: ["StradaCore", "StradaTesting"]),
         .testTarget(name: "StradaPluginHostTests", dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin"]),
-        .testTarget(name: "EndToEndTests", dependencies: []),
+        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["Fixtures"]),
     ]
 )

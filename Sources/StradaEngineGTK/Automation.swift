@@ -12,14 +12,18 @@ public final class AutomationChannel {
         case reload
         case navigate(url: String)
         case listControls
+        case screenshot(path: String)
         case quit
     }
 
     private let write: @MainActor (String) -> Void
+    private let eventPrefixes: [String]
     private var reader: LineReader?
 
-    /// A channel writing each event line with `write` (a newline is appended by the caller's writer).
-    public init(write: @escaping @MainActor (String) -> Void) {
+    /// A channel writing each event line with `write`, for events whose name starts with one of
+    /// `eventPrefixes` (`[""]`: all). Command results and `host.*` events are always written.
+    public init(eventPrefixes: [String] = [""], write: @escaping @MainActor (String) -> Void) {
+        self.eventPrefixes = eventPrefixes
         self.write = write
     }
 
@@ -51,21 +55,32 @@ public final class AutomationChannel {
         case "navigate":
             guard let url = value["url"]?.stringValue else { return .failure(MalformedMessage(reason: "navigate needs a string \"url\"")) }
             return .success(.navigate(url: url))
+        case "screenshot":
+            guard let path = value["path"]?.stringValue else { return .failure(MalformedMessage(reason: "screenshot needs a string \"path\" (a .png file)")) }
+            return .success(.screenshot(path: path))
         default:
-            return .failure(MalformedMessage(reason: "unknown command \"\(name)\"; known: activate, controls, navigate, reload, quit"))
+            return .failure(MalformedMessage(reason: "unknown command \"\(name)\"; known: activate, controls, navigate, reload, screenshot, quit"))
         }
     }
 
     /// Writes one event line: `{"event": name, ...fields}`.
     public func emit(_ name: String, _ fields: [String: JSON] = [:]) {
+        guard wants(name) else { return }
         var object = fields
         object["event"] = .string(name)
         write(JSON.object(object).serialized(sortedKeys: true))
     }
 
+    /// Whether events named `name` are reported (checked before encoding anything on the message path).
+    public func wants(_ name: String) -> Bool {
+        name.hasPrefix("host.") || name.hasPrefix("command.") || name == "controls"
+            || eventPrefixes.contains(where: { name.hasPrefix($0) || $0.hasPrefix(name) })
+    }
+
     // MARK: Encoders for what the host reports
 
     public func report(_ traffic: BridgeTraffic) {
+        guard wants("bridge.") else { return }
         switch traffic {
         case .ready: emit("bridge.ready")
         case .received(let message): emit("bridge.received", ["message": Self.json(message)])

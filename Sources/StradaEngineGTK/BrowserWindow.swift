@@ -83,7 +83,9 @@ public final class BrowserWindow {
         onEnumSignal(viewPointer, "load-changed") { [weak self] event in self?.loadChanged(WebKitLoadEvent(event)) }
         onPointerSignal(viewPointer, "notify::title") { [weak self] _ in
             guard let self else { return }
-            self.onPageEvent?(.titleChanged(self.webView.title))
+            let pageTitle = self.webView.title
+            gtk_window_set_title(strada_gtk_window(self.window), pageTitle.isEmpty ? title : pageTitle)
+            self.onPageEvent?(.titleChanged(pageTitle))
         }
         onSignal(viewPointer, "close") { [weak self] in self?.onPageEvent?(.closeRequestedByPage) }
         onEnumSignal(viewPointer, "web-process-terminated") { [weak self] reason in
@@ -97,11 +99,35 @@ public final class BrowserWindow {
         }
     }
 
+    /// Benchmarks only: installs the bare engine echo channel and records arrival times on both channels;
+    /// `report` gets the round-trip statistics when the page posts `{"benchmark":"done"}` to the echo channel.
+    public func installEchoBenchmark(report: @escaping @MainActor (JSON) -> Void) {
+        let benchmark = EchoBenchmark(report: report)
+        webView.installEchoChannel { channel, time, text in benchmark.record(channel: channel, time: time, text: text) }
+    }
+
     /// The user agent the engine sends now.
     public var userAgent: String { webView.userAgent }
 
     /// The URL shown now.
     public var currentURL: String? { webView.currentURL }
+
+    /// Renders the whole window (header bar and page) to a PNG file with GTK's own renderer.
+    public func saveScreenshot(to path: String) -> Bool {
+        let width = gtk_widget_get_width(window), height = gtk_widget_get_height(window)
+        guard width > 0, height > 0, let native = gtk_widget_get_native(window),
+            let renderer = gtk_native_get_renderer(native)
+        else { return false }
+        let paintable = gtk_widget_paintable_new(window)
+        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+        let snapshot = gtk_snapshot_new()
+        gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
+        guard let node = gtk_snapshot_free_to_node(snapshot) else { return false }
+        defer { gsk_render_node_unref(node) }
+        guard let texture = gsk_renderer_render_texture(renderer, node, nil) else { return false }
+        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
+        return gdk_texture_save_to_png(texture, path) != 0
+    }
 
     public func present() { gtk_window_present(strada_gtk_window(window)) }
     public func load(url: String) { webView.load(url: url) }

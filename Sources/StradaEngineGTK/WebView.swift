@@ -23,8 +23,13 @@ final class WebView: BridgeWebView {
     /// Each payload posted to the channel, as JSON text.
     var onMessage: (@MainActor (String) -> Void)?
 
+    /// The name of the benchmark-only echo channel (see ``installEchoChannel()``).
+    static let echoChannel = "stradaEcho"
+    private let contentManager: OpaquePointer
+
     init(userAgentSuffix: String) {
         let contentManager = webkit_user_content_manager_new()!
+        self.contentManager = contentManager
         let session = webkit_network_session_new_ephemeral()!
         widget = strada_web_view_new(contentManager, session)
         g_object_unref(UnsafeMutableRawPointer(session))
@@ -44,12 +49,32 @@ final class WebView: BridgeWebView {
         webkit_user_script_unref(script)
         webkit_user_content_manager_register_script_message_handler(contentManager, Self.channel, nil)
         onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.channel)") { [weak self] value in
-            guard let value, let json = jsc_value_to_json(value, 0) else { return }
+            guard let self, let value, let json = jsc_value_to_json(value, 0) else { return }
             let text = String(cString: json)
             g_free(json)
-            self?.onMessage?(text)
+            if let recorder = self.arrivalRecorder { recorder(Self.channel, DispatchTime.now().uptimeNanoseconds, text) }
+            self.onMessage?(text)
         }
     }
+
+    /// Benchmarks only: a bare engine echo with no bridge, the floor the bridge is measured against.
+    /// A payload posted to `window.webkit.messageHandlers.stradaEcho` comes back through
+    /// `window.__stradaEcho(payload)` by the same route bridge replies take (JSON text → evaluated script).
+    /// `onArrival` sees every payload on both channels, with its arrival time, before anything else runs.
+    func installEchoChannel(onArrival: @escaping @MainActor (_ channel: String, _ nanoseconds: UInt64, _ text: String) -> Void) {
+        arrivalRecorder = onArrival
+        webkit_user_content_manager_register_script_message_handler(contentManager, Self.echoChannel, nil)
+        onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.echoChannel)") { [weak self] value in
+            let arrived = DispatchTime.now().uptimeNanoseconds
+            guard let self, let value, let json = jsc_value_to_json(value, 0) else { return }
+            let text = String(cString: json)
+            g_free(json)
+            self.arrivalRecorder?(Self.echoChannel, arrived, text)
+            self.evaluate(javaScript: "window.__stradaEcho(\(text))") { _ in }
+        }
+    }
+
+    private var arrivalRecorder: (@MainActor (String, UInt64, String) -> Void)?
 
     /// The engine's own user agent with our suffix appended. WebKit silently keeps the old value when the
     /// new one is not a valid header value, so the result is read back: `false` if it did not take.

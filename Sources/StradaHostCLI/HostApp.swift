@@ -20,9 +20,10 @@ final class HostApp {
         return FileManager.default.fileExists(atPath: directory) ? [directory] : []
     }
 
-    init(url: String, pluginDirectories: [String], automation: Bool, trace: Bool, userAgentPrefix: String?, title: String) {
+    /// `automation`: the event-name prefixes to report on stdout (`[""]` for all), or `nil` for no channel.
+    init(url: String, pluginDirectories: [String], automation: [String]?, benchmarkEchoChannel: Bool, trace: Bool, userAgentPrefix: String?, title: String) {
         self.url = url
-        let channel = automation ? AutomationChannel(write: { line in print(line); fflush(nil) }) : nil
+        let channel = automation.map { AutomationChannel(eventPrefixes: $0, write: { line in print(line); fflush(nil) }) }
         self.automation = channel
 
         let report = PluginLoader(logger: logger).load(directories: pluginDirectories)
@@ -30,6 +31,9 @@ final class HostApp {
             channel?.emit("plugin.error", ["path": .string(error.path), "reason": .string(error.reason), "message": .string(error.description)])
         }
         window = BrowserWindow(title: title, components: report.registrations, userAgentPrefix: userAgentPrefix, logger: logger)
+        if benchmarkEchoChannel {
+            window.installEchoBenchmark { result in channel?.emit("benchmark.roundtrip", ["result": result]) }
+        }
 
         let plugins = report.plugins.map { plugin in
             JSON.object([
@@ -89,6 +93,12 @@ final class HostApp {
             automation?.emit("command.ok", ["command": "navigate", "url": .string(url)])
         case .listControls:
             automation?.emit("controls", ["controls": .array(window.controls.buttons.map(AutomationChannel.json))])
+        case .screenshot(let path):
+            if window.saveScreenshot(to: path) {
+                automation?.emit("command.ok", ["command": "screenshot", "path": .string(path)])
+            } else {
+                automation?.emit("command.error", ["command": "screenshot", "path": .string(path), "error": .string("the window could not be rendered to \(path)")])
+            }
         case .quit:
             quit(0, "quit command")
         }

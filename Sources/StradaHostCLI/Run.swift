@@ -20,6 +20,12 @@ struct Run: ParsableCommand {
     @Flag(help: "Machine-readable automation channel: JSON-line events on stdout, JSON-line commands on stdin.")
     var automation = false
 
+    @Option(help: "With --automation: only report events whose name starts with one of these comma-separated prefixes (e.g. \"page,control\").")
+    var automationEvents: String?
+
+    @Flag(help: .hidden)
+    var benchmarkEchoChannel = false
+
     @Flag(help: "Print every bridge message in and out (stderr).")
     var trace = false
 
@@ -71,7 +77,8 @@ struct Run: ParsableCommand {
             }
             let app = HostApp(
                 url: url, pluginDirectories: pluginDirectories.isEmpty ? HostApp.defaultPluginDirectories() : pluginDirectories,
-                automation: automation, trace: trace, userAgentPrefix: userAgentPrefix, title: title)
+                automation: automation ? (automationEvents?.split(separator: ",").map(String.init) ?? [""]) : nil,
+                benchmarkEchoChannel: benchmarkEchoChannel, trace: trace, userAgentPrefix: userAgentPrefix, title: title)
             return app.run()
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
