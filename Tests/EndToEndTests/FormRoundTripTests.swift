@@ -98,3 +98,45 @@ struct HostLifecycleTests {
         #expect(try await host.waitForExit() == 0)
     }
 }
+
+@Suite(.serialized)
+struct CodecConfigurationEndToEndTests {
+    @Test func theHostsSnakeCaseSettingGovernsDecodingInsideThePlugin() async throws {
+        let host = try HostProcess(
+            page: Repository.path("Tests/EndToEndTests/Fixtures/snake-case.html"),
+            arguments: ["--plugins", try PluginsDirectory.make(), "--keys", "snakeCase"])
+        let added = try await host.waitFor("control.added")
+        #expect((added["control"] as? [String: Any])?["title"] as? String == "Snake Go")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func withDefaultKeysTheSnakeCaseFieldIsNotUnderstood() async throws {
+        let host = try HostProcess(
+            page: Repository.path("Tests/EndToEndTests/Fixtures/snake-case.html"),
+            arguments: ["--plugins", try PluginsDirectory.make()])
+        let added = try await host.waitFor("control.added")
+        #expect((added["control"] as? [String: Any])?["title"] as? String == "Submit")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+}
+
+@Suite(.serialized)
+struct FormToggleTests {
+    @Test func submitDisabledMakesTheNativeButtonInsensitiveUntilSubmitEnabled() async throws {
+        let host = try HostProcess(
+            page: Repository.path("Tests/EndToEndTests/Fixtures/toggle-submit.html"),
+            arguments: ["--plugins", try PluginsDirectory.make()])
+        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == false }
+        try host.send(["command": "activate", "control": "form.submit"])
+        let refused = try await host.waitFor("command.error")
+        #expect(refused["error"] as? String == "native control \"form.submit\" is disabled")
+
+        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
+        try host.send(["command": "activate", "control": "form.submit"])
+        try await host.waitFor("page.title") { $0["title"] as? String == "replied" }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+}
