@@ -16,7 +16,7 @@ PIN_OFFSET(strada_button_v1, icon_name, 40);
 PIN_OFFSET(strada_button_v1, enabled, 56);
 PIN_OFFSET(strada_button_v1, style, 57);
 
-PIN_SIZE(strada_host_api_v1, 72);
+PIN_SIZE(strada_host_api_v1, 80);
 PIN_OFFSET(strada_host_api_v1, host_context, 16);
 PIN_OFFSET(strada_host_api_v1, reply, 24);
 PIN_OFFSET(strada_host_api_v1, log, 32);
@@ -24,8 +24,9 @@ PIN_OFFSET(strada_host_api_v1, codec_settings_json, 40);
 PIN_OFFSET(strada_host_api_v1, run_on_main_thread, 48);
 PIN_OFFSET(strada_host_api_v1, set_button, 56);
 PIN_OFFSET(strada_host_api_v1, remove_button, 64);
+PIN_OFFSET(strada_host_api_v1, get_extension, 72);
 
-PIN_SIZE(strada_plugin_v1, 96);
+PIN_SIZE(strada_plugin_v1, 104);
 PIN_OFFSET(strada_plugin_v1, component_count, 12);
 PIN_OFFSET(strada_plugin_v1, plugin_id, 16);
 PIN_OFFSET(strada_plugin_v1, plugin_version, 24);
@@ -37,3 +38,4 @@ PIN_OFFSET(strada_plugin_v1, lifecycle, 64);
 PIN_OFFSET(strada_plugin_v1, control_activated, 72);
 PIN_OFFSET(strada_plugin_v1, destroy_instance, 80);
 PIN_OFFSET(strada_plugin_v1, shutdown, 88);
+PIN_OFFSET(strada_plugin_v1, get_extension, 96);

@@ -58,7 +58,8 @@ final class PluginRuntime {
                 guard let instance else { return }
                 MainActor.assumeIsolated { PluginInstance.release(instance) }
             },
-            shutdown: nil))
+            shutdown: nil,
+            get_extension: nil))
         descriptor = UnsafePointer(table)
     }
 

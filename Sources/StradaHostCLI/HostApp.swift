@@ -14,10 +14,7 @@ final class HostApp {
     private let logger = Logger(label: "strada.host")
 
     static func defaultPluginDirectories() -> [String] {
-        let home = ProcessInfo.processInfo.environment["XDG_DATA_HOME"]
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
-        let directory = (home as NSString).appendingPathComponent("strada/plugins")
-        return FileManager.default.fileExists(atPath: directory) ? [directory] : []
+        FileManager.default.fileExists(atPath: PluginDirectories.userDefault) ? [PluginDirectories.userDefault] : []
     }
 
     /// `automation`: the event-name prefixes to report on stdout (`[""]` for all), or `nil` for no channel.

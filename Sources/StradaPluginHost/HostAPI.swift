@@ -36,8 +36,19 @@ enum HostAPI {
             codec_settings_json: codecSettingsJSON,
             run_on_main_thread: runOnMainThread,
             set_button: setButton,
-            remove_button: removeButton))
+            remove_button: removeButton,
+            get_extension: getExtension))
         return UnsafePointer(table)
+    }
+
+    // MARK: Extensions
+
+    /// Extension tables by id ("name/revision"), as raw addresses of host-owned, never-freed tables.
+    static let extensions = Mutex<[String: UInt]>([:])
+
+    private static let getExtension: @convention(c) (UnsafePointer<strada_host_api_v1>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = { _, id in
+        guard let id, let key = String(validatingCString: id) else { return nil }
+        return UnsafeRawPointer(bitPattern: extensions.withLock { $0[key] ?? 0 })
     }
 
     // MARK: Instance registry (main thread only)

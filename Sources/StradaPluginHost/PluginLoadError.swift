@@ -30,6 +30,13 @@ public struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equatab
     static func invalidDescription(_ path: String, _ detail: String) -> Self {
         Self(path: path, reason: "invalid plugin description: \(detail)", remedy: "rebuild it against SDK 1.x")
     }
+    static func manifestInvalid(_ path: String, _ manifest: String, _ detail: String) -> Self {
+        Self(path: path, reason: "its manifest \(manifest) is invalid: \(detail)", remedy: "fix or delete the manifest")
+    }
+    static func checksumMismatch(_ path: String, expected: String, actual: String) -> Self {
+        Self(path: path, reason: "checksum mismatch: the manifest says sha256 \(expected.prefix(12))…, the file is \(actual.prefix(12))…",
+             remedy: "the file changed after it was installed; reinstall it with `strada-host plugin install`")
+    }
     static func newerMinor(_ path: String, _ minor: UInt32, host: UInt32) -> Self {
         Self(path: path, reason: "built for ABI 1.\(minor), this host speaks 1.\(host)", remedy: "update the host, or rebuild the plugin against SDK 1.\(host)")
     }

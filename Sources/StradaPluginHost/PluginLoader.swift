@@ -9,6 +9,10 @@ public struct LoadedPlugin: Sendable {
     public let id: String
     public let version: String
     public let componentNames: [String]
+    /// The ABI version the plugin was built against, "1.0".
+    public let abi: String
+    /// The manifest next to the file, if there is one.
+    public let manifest: PluginManifest?
     let descriptor: PluginDescriptor
 
     /// Registrations for the components this plugin provides (host-side proxies).
@@ -44,6 +48,17 @@ public struct PluginLoadReport: Sendable {
     public var componentNames: [String] {
         var seen = Set<String>()
         return plugins.flatMap(\.componentNames).filter { seen.insert($0).inserted }
+    }
+}
+
+/// Where plugins live when `--plugins` is not given: `$XDG_DATA_HOME/strada/plugins`, by default
+/// `~/.local/share/strada/plugins`.
+public enum PluginDirectories {
+    public static var userDefault: String {
+        let environment = ProcessInfo.processInfo.environment
+        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        return (data as NSString).appendingPathComponent("strada/plugins")
     }
 }
 
@@ -94,9 +109,50 @@ public final class PluginLoader {
         return report
     }
 
-    /// Loads one plugin file.
+    /// Loads one plugin file: trust and manifest checks first (no plugin code runs before they pass), then
+    /// `dlopen`, the entry point, and validation of what the plugin declares.
     public func load(file path: String) -> Result<LoadedPlugin, PluginLoadError> {
+        if let refusal = PluginTrust.check(path) { return .failure(refusal) }
+        let manifest: PluginManifest?
+        switch Self.readManifest(forPlugin: path) {
+        case .success(let read): manifest = read
+        case .failure(let error): return .failure(error)
+        }
+        if let abi = manifest?.abi.flatMap(PluginManifest.parseABI) {
+            if abi.major != Int(STRADA_PLUGIN_ABI_MAJOR) { return .failure(.otherMajor(path, abi.major)) }
+            if abi.minor > Int(STRADA_PLUGIN_ABI_MINOR) { return .failure(.newerMinor(path, UInt32(abi.minor), host: UInt32(STRADA_PLUGIN_ABI_MINOR))) }
+        }
         guard Self.hasELFHeader(path) else { return .failure(.notSharedLibrary(path)) }
+        if let expected = manifest?.sha256 {
+            let actual = (try? PluginManifest.sha256(ofFile: path)) ?? ""
+            guard actual == expected else { return .failure(.checksumMismatch(path, expected: expected, actual: actual)) }
+        }
+        let result = Self.open(path, manifest: manifest)
+        if case .success(let plugin) = result, let manifest {
+            if let id = manifest.id, id != plugin.id {
+                logger.warning("plugin \(path): its manifest says id \(id), the plugin says \(plugin.id); using \(plugin.id)")
+            }
+            if let components = manifest.components, components != plugin.componentNames {
+                logger.warning("plugin \(path): its manifest lists components \(components), the plugin declares \(plugin.componentNames); using the plugin's")
+            }
+        }
+        return result
+    }
+
+    static func readManifest(forPlugin path: String) -> Result<PluginManifest?, PluginLoadError> {
+        let manifestPath = PluginManifest.path(forPlugin: path)
+        guard manifestPath != path, FileManager.default.fileExists(atPath: manifestPath) else { return .success(nil) }
+        do {
+            let text = try String(contentsOfFile: manifestPath, encoding: .utf8)
+            return .success(try PluginManifest(json: text))
+        } catch let error as MalformedMessage {
+            return .failure(.manifestInvalid(path, manifestPath, error.reason))
+        } catch {
+            return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (\(error))"))
+        }
+    }
+
+    private static func open(_ path: String, manifest: PluginManifest?) -> Result<LoadedPlugin, PluginLoadError> {
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             let detail = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             return .failure(.dlopenFailed(path, detail))
@@ -112,7 +168,7 @@ public final class PluginLoader {
         var described: UnsafePointer<strada_plugin_v1>?
         let status = entry(host, &described)
         guard status == STRADA_OK else { return .failure(.entryFailed(path, status)) }
-        return Self.validate(described, path: path)
+        return Self.validate(described, path: path, manifest: manifest)
     }
 
     static func hasELFHeader(_ path: String) -> Bool {
@@ -122,7 +178,7 @@ public final class PluginLoader {
         return magic == Data([0x7F, 0x45, 0x4C, 0x46])
     }
 
-    static func validate(_ described: UnsafePointer<strada_plugin_v1>?, path: String) -> Result<LoadedPlugin, PluginLoadError> {
+    static func validate(_ described: UnsafePointer<strada_plugin_v1>?, path: String, manifest: PluginManifest?) -> Result<LoadedPlugin, PluginLoadError> {
         guard let described else { return .failure(.invalidDescription(path, "the entry point returned success but no description")) }
         let table = described.pointee
         guard table.struct_size >= UInt32(MemoryLayout<strada_plugin_v1>.size) else {
@@ -151,6 +207,15 @@ public final class PluginLoader {
         }
         return .success(LoadedPlugin(
             path: path, id: id, version: version, componentNames: componentNames,
+            abi: "\(table.abi_major).\(table.abi_minor)", manifest: manifest,
             descriptor: PluginDescriptor(pointer: described, pluginID: id)))
+    }
+}
+
+/// Optional host features plugins find with `host->get_extension("id/revision")`.
+public enum PluginHostExtensions {
+    /// Offers `table` (host-owned, valid until the process exits) under `id`, e.g. "dev.strada.gtk-handles/1".
+    public static func register(id: String, table: UnsafeRawPointer) {
+        HostAPI.extensions.withLock { $0[id] = UInt(bitPattern: table) }
     }
 }

@@ -28,7 +28,7 @@ struct PluginLoaderTests {
         static void destroy(strada_plugin_instance *instance) { (void)instance; }
         static const strada_plugin_v1 plugin = {
             sizeof(strada_plugin_v1), STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR, 1,
-            "dev.test.echo", "0.1.0", names, 0, create, receive, 0, 0, destroy, 0 };
+            "dev.test.echo", "0.1.0", names, 0, create, receive, 0, 0, destroy, 0, 0 };
         STRADA_PLUGIN_ENTRY_V1_DEFINE { (void)host; *out_plugin = &plugin; return STRADA_OK; }
         """
 
@@ -94,10 +94,90 @@ struct PluginLoaderTests {
         ])
     }
 
+    @Test func aPluginBuiltForANewerMinorIsRefused() throws {
+        let path = try CLibrary.build("libnewer.so", in: directory, source: Self.cPlugin.replacingOccurrences(
+            of: "STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR, 1", with: "STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR + 1, 1"))
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): built for ABI 1.1, this host speaks 1.0 — update the host, or rebuild the plugin against SDK 1.0"
+        ])
+    }
+
+    @Test func aPluginFileWritableByOtherUsersIsRefused() throws {
+        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        chmod(path, 0o666)
+        let report = loader.load(directories: [directory])
+        #expect(report.plugins.isEmpty)
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): refused: the file is writable by other users (mode 666) — run `chmod go-w \(path)` if you trust it"
+        ])
+    }
+
+    @Test func aPluginInAFolderWritableByOtherUsersIsRefused() throws {
+        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        chmod(directory, 0o777)
+        defer { chmod(directory, 0o755) }
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): refused: its folder \(directory) is writable by other users (mode 777) — run `chmod go-w \(directory)` if you trust it"
+        ])
+    }
+
+    @Test func aChecksumMismatchWithTheManifestIsRefusedBeforeLoading() throws {
+        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let wrong = String(repeating: "ab", count: 32)
+        try #"{"sha256":"\#(wrong)"}"#.write(toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
+        let actual = try PluginManifest.sha256(ofFile: path)
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): checksum mismatch: the manifest says sha256 abababababab…, the file is \(actual.prefix(12))… — the file changed after it was installed; reinstall it with `strada-host plugin install`"
+        ])
+    }
+
+    @Test func aMatchingManifestLoadsAndIsKept() throws {
+        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let manifest = PluginManifest(id: "dev.test.echo", version: "0.1.0", components: ["echo"], abi: "1.0", sha256: try PluginManifest.sha256(ofFile: path))
+        try manifest.json.write(toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.isEmpty)
+        #expect(report.plugins.first?.manifest == manifest)
+        #expect(report.plugins.first?.abi == "1.0")
+    }
+
+    @Test func aManifestDeclaringAnotherABIIsRefusedWithoutRunningThePlugin() throws {
+        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        try #"{"abi":"2.0"}"#.write(toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): built for plugin ABI 2, this host speaks ABI 1 — rebuild it against SDK 1.x, or use a host that speaks ABI 2"
+        ])
+    }
+
+    @Test func anInvalidManifestIsRefusedNamingTheField() throws {
+        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let manifestPath = PluginManifest.path(forPlugin: path)
+        try #"{"components":"echo"}"#.write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): its manifest \(manifestPath) is invalid: manifest field \"components\" must be an array of strings — fix or delete the manifest"
+        ])
+    }
+
     @Test func aMissingDirectoryIsReportedNotFatal() {
         let report = loader.load(directories: ["/nonexistent/plugins"])
         #expect(report.plugins.isEmpty)
         #expect(report.errors.first?.description == "plugin /nonexistent/plugins: cannot read the plugins directory — create it or pass another --plugins")
+    }
+}
+
+struct SHA256Tests {
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ])
+    func digestsMatchTheFIPSVectors(input: String, digest: String) {
+        #expect(SHA256.hex(Array(input.utf8)) == digest)
     }
 }
 
@@ -106,12 +186,14 @@ struct ABILayoutTests {
         #expect(MemoryLayout<strada_string>.size == 16)
         #expect(MemoryLayout<strada_button_v1>.size == 64)
         #expect(MemoryLayout<strada_button_v1>.offset(of: \.enabled) == 56)
-        #expect(MemoryLayout<strada_host_api_v1>.size == 72)
+        #expect(MemoryLayout<strada_host_api_v1>.size == 80)
         #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.reply) == 24)
         #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.remove_button) == 64)
-        #expect(MemoryLayout<strada_plugin_v1>.size == 96)
+        #expect(MemoryLayout<strada_plugin_v1>.size == 104)
         #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.create_instance) == 48)
         #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.shutdown) == 88)
+        #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.get_extension) == 96)
+        #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.get_extension) == 72)
     }
 
     @Test func theHeaderCompilesCleanAsC11AndCxx17() throws {

@@ -144,6 +144,12 @@ typedef struct strada_host_api_v1 {
        the page is gone. [main-thread] */
     strada_status (*remove_button)(const struct strada_host_api_v1 *host, strada_host_instance *instance,
                                    strada_string id);
+
+    /* Looks up an optional host feature by id and revision, e.g. "dev.strada.gtk-handles/1"
+       (NUL-terminated, borrowed). Returns the feature's function table, owned by the host and valid until
+       the process exits, or NULL when this host does not offer it. Ids with a revision never change
+       meaning: a new revision gets a new id. [any-thread] */
+    const void *(*get_extension)(const struct strada_host_api_v1 *host, const char *extension_id);
 } strada_host_api_v1;
 
 /* What a plugin describes about itself. Owned by the plugin; must stay valid and unchanged until
@@ -179,8 +185,13 @@ typedef struct strada_plugin_v1 {
        returns; the instance's controls are already removed. [main-thread] */
     void (*destroy_instance)(strada_plugin_instance *instance);
 
-    /* Called once before the host stops using the plugin. May be NULL. [main-thread] */
+    /* Called once before the host stops using the plugin (hot reload retires it, or the host exits).
+       Stop any threads the plugin started. May be NULL. [main-thread] */
     void (*shutdown)(void *plugin_context);
+
+    /* Looks up an optional plugin feature by id and revision (NUL-terminated, borrowed); NULL when the
+       plugin does not offer it. May itself be NULL. [main-thread] */
+    const void *(*get_extension)(void *plugin_context, const char *extension_id);
 } strada_plugin_v1;
 
 /* The entry point: exported as "strada_plugin_entry_v1".

@@ -1,0 +1,85 @@
+import Foundation
+public import StradaCore
+
+/// The optional manifest next to a plugin: `libfoo.so` → `libfoo.json`.
+///
+/// ```json
+/// {"id": "dev.example.foo", "version": "1.2.0", "components": ["foo"], "abi": "1.0",
+///  "sha256": "<64 hex digits of the .so>"}
+/// ```
+/// Every field is optional. The host checks `abi` and `sha256` *before* loading any code, and warns when
+/// `id` or `components` disagree with what the plugin itself declares.
+public struct PluginManifest: Sendable, Equatable {
+    public var id: String?
+    public var version: String?
+    public var components: [String]?
+    /// "major.minor".
+    public var abi: String?
+    public var sha256: String?
+
+    public init(id: String? = nil, version: String? = nil, components: [String]? = nil, abi: String? = nil, sha256: String? = nil) {
+        self.id = id
+        self.version = version
+        self.components = components
+        self.abi = abi
+        self.sha256 = sha256
+    }
+
+    /// The manifest path for a plugin file: same folder, same name, extension `.json`.
+    public static func path(forPlugin plugin: String) -> String {
+        let url = URL(fileURLWithPath: plugin)
+        return url.deletingPathExtension().appendingPathExtension("json").path
+    }
+
+    /// Parses manifest text; the error says which field is wrong.
+    public init(json text: String) throws(MalformedMessage) {
+        guard let value = try? JSON(parsing: text), case .object(let fields) = value else {
+            throw MalformedMessage(reason: "the manifest is not a JSON object")
+        }
+        func string(_ key: String) throws(MalformedMessage) -> String? {
+            switch fields[key] {
+            case nil, .null?: return nil
+            case .string(let value)?: return value
+            default: throw MalformedMessage(reason: "manifest field \"\(key)\" must be a string")
+            }
+        }
+        id = try string("id")
+        version = try string("version")
+        abi = try string("abi")
+        sha256 = try string("sha256")?.lowercased()
+        switch fields["components"] {
+        case nil, .null?: components = nil
+        case .array(let items)?:
+            let names = items.compactMap(\.stringValue)
+            guard names.count == items.count else { throw MalformedMessage(reason: "manifest field \"components\" must be an array of strings") }
+            components = names
+        default: throw MalformedMessage(reason: "manifest field \"components\" must be an array of strings")
+        }
+        if let abi, Self.parseABI(abi) == nil { throw MalformedMessage(reason: "manifest field \"abi\" must look like \"1.0\"") }
+        if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
+            throw MalformedMessage(reason: "manifest field \"sha256\" must be 64 hex digits")
+        }
+    }
+
+    /// The manifest as JSON text (sorted keys).
+    public var json: String {
+        var fields: [String: JSON] = [:]
+        if let id { fields["id"] = .string(id) }
+        if let version { fields["version"] = .string(version) }
+        if let components { fields["components"] = .array(components.map(JSON.string)) }
+        if let abi { fields["abi"] = .string(abi) }
+        if let sha256 { fields["sha256"] = .string(sha256) }
+        return JSON.object(fields).serialized(sortedKeys: true)
+    }
+
+    static func parseABI(_ text: String) -> (major: Int, minor: Int)? {
+        let parts = text.split(separator: ".")
+        guard parts.count == 2, let major = Int(parts[0]), let minor = Int(parts[1]) else { return nil }
+        return (major, minor)
+    }
+
+    /// The SHA-256 of a file, as 64 lowercase hex digits.
+    public static func sha256(ofFile path: String) throws -> String {
+        SHA256.hex(try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}
