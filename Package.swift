@@ -84,6 +84,6 @@ let package = Package(
         ),
         .testTarget(name: "StradaCoreTests", dependencies: ["StradaCore", "StradaTesting"]),
         .testTarget(name: "StradaPluginHostTests", dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin"]),
-        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["Fixtures"]),
+        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["Fixtures", "Snapshots"]),
     ]
 )

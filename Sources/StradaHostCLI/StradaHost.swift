@@ -6,6 +6,6 @@ struct StradaHost: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strada-host",
         abstract: "Runs a Strada web app in a WebKitGTK window with native components loaded from plugins.",
-        subcommands: [Run.self]
+        subcommands: [Run.self, Plugin.self]
     )
 }

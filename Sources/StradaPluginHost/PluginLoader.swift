@@ -78,17 +78,12 @@ public final class PluginLoader {
         var report = PluginLoadReport()
         var owners: [String: String] = [:]
         for directory in directories {
-            let names: [String]
-            do {
-                names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
-            } catch {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
                 report.errors.append(PluginLoadError(path: directory, reason: "cannot read the plugins directory", remedy: "create it or pass another --plugins"))
                 continue
             }
-            for name in names where !name.hasPrefix(".") && !name.hasSuffix(".json") {
-                let path = (directory as NSString).appendingPathComponent(name)
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            for path in PluginProbe.candidates(in: directory) {
                 switch load(file: path) {
                 case .success(let plugin):
                     for component in plugin.componentNames {
@@ -139,7 +134,7 @@ public final class PluginLoader {
         return result
     }
 
-    static func readManifest(forPlugin path: String) -> Result<PluginManifest?, PluginLoadError> {
+    nonisolated static func readManifest(forPlugin path: String) -> Result<PluginManifest?, PluginLoadError> {
         let manifestPath = PluginManifest.path(forPlugin: path)
         guard manifestPath != path, FileManager.default.fileExists(atPath: manifestPath) else { return .success(nil) }
         do {

@@ -44,14 +44,7 @@ struct FormRoundTripTests {
         let notes = (plugins as NSString).appendingPathComponent("notes.txt")
         try "not a plugin".write(toFile: notes, atomically: true, encoding: .utf8)
         let plain = (plugins as NSString).appendingPathComponent("libplain.so")
-        let source = (plugins as NSString).appendingPathComponent(".plain.c")
-        try "int plain_function(void) { return 1; }\n".write(toFile: source, atomically: true, encoding: .utf8)
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["cc", "-shared", "-fPIC", source, "-o", plain]
-        try compiler.run()
-        compiler.waitUntilExit()
-        try #require(compiler.terminationStatus == 0)
+        try CCompiler.sharedLibrary("int plain_function(void) { return 1; }\n", at: plain)
 
         let host = try HostProcess(page: Self.demoPage, arguments: ["--plugins", plugins])
         let ready = try await host.waitFor("host.ready")

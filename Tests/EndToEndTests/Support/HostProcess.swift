@@ -130,3 +130,18 @@ enum PluginsDirectory {
         return path
     }
 }
+
+/// Compiles a small C shared library with `cc`, against the plugin ABI header.
+enum CCompiler {
+    static func sharedLibrary(_ source: String, at output: String) throws {
+        let sourcePath = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-\(UUID().uuidString).c")
+        try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: sourcePath) }
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["cc", "-std=c11", "-shared", "-fPIC", "-I", Repository.path("SDK/CStradaPlugin/include"), sourcePath, "-o", output]
+        try compiler.run()
+        compiler.waitUntilExit()
+        guard compiler.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output]) }
+    }
+}

@@ -1,0 +1,14 @@
+import ArgumentParser
+
+/// `strada-host plugin …`: manage the plugins directory.
+struct Plugin: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List, inspect, install, remove and create component plugins.",
+        subcommands: [PluginList.self, PluginInspect.self, PluginInstall.self, PluginRemove.self])
+}
+
+/// `--plugins <dir>` for the plugin subcommands, defaulting to the per-user directory.
+struct PluginDirectoryOptions: ParsableArguments {
+    @Option(name: .customLong("plugins"), help: "The plugins directory (default: ~/.local/share/strada/plugins, or $XDG_DATA_HOME/strada/plugins).")
+    var directory: String?
+}

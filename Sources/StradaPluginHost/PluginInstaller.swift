@@ -1,0 +1,107 @@
+import Foundation
+
+/// Why `plugin install` or `plugin remove` did nothing. One line, saying what to do.
+public struct PluginInstallError: Error, CustomStringConvertible, Sendable, Equatable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// Installs plugins into a plugins directory: validates every file first (in a probe child process), then
+/// copies each to a temporary name in the target folder and renames it into place, with a manifest that
+/// records its id, version, components, ABI and SHA-256. Nothing is copied if any file is invalid.
+public struct PluginInstaller: Sendable {
+    public let directory: String
+    private let probe: @Sendable (String) -> PluginStatus
+
+    public init(directory: String, probe: @escaping @Sendable (String) -> PluginStatus = { PluginProbe.inspect(file: $0) }) {
+        self.directory = directory
+        self.probe = probe
+    }
+
+    /// Installs `source` (a plugin file, or a folder of them). Returns what was installed, at its new path.
+    public func install(_ source: String) throws(PluginInstallError) -> [PluginStatus] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+            throw PluginInstallError("\(source): no such file or folder")
+        }
+        let files = isDirectory.boolValue ? PluginProbe.candidates(in: source) : [source]
+        guard !files.isEmpty else { throw PluginInstallError("\(source): no plugin files in this folder") }
+        let statuses = files.map(probe)
+        let refused = statuses.filter { $0.state != .loaded }
+        guard refused.isEmpty else {
+            throw PluginInstallError("nothing installed: " + refused.compactMap(\.error).joined(separator: "; "))
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        } catch {
+            throw PluginInstallError("cannot create the plugins directory \(directory): \(error.localizedDescription)")
+        }
+        var installed: [PluginStatus] = []
+        for status in statuses {
+            let name = (status.path as NSString).lastPathComponent
+            let target = (directory as NSString).appendingPathComponent(name)
+            do {
+                try Self.atomicCopy(from: status.path, to: target)
+                let manifest = PluginManifest(
+                    id: status.id, version: status.version, components: status.components, abi: status.abi,
+                    sha256: try PluginManifest.sha256(ofFile: target))
+                try Self.atomicWrite(manifest.json + "\n", to: PluginManifest.path(forPlugin: target))
+            } catch {
+                throw PluginInstallError("installing \(name) into \(directory) failed: \(error.localizedDescription)")
+            }
+            var placed = status
+            placed.path = target
+            installed.append(placed)
+        }
+        return installed
+    }
+
+    /// Removes the installed plugin whose id or file name is `name` (with or without `lib` and `.so`),
+    /// and its manifest. Returns the removed plugin file.
+    public func remove(_ name: String) throws(PluginInstallError) -> String {
+        let candidates = PluginProbe.candidates(in: directory)
+        let match = candidates.first { path in
+            let file = (path as NSString).lastPathComponent
+            let stem = (file as NSString).deletingPathExtension
+            if file == name || stem == name || stem == "lib" + name { return true }
+            guard case .success(let manifest) = PluginLoader.readManifest(forPlugin: path) else { return false }
+            return manifest?.id == name
+        }
+        guard let path = match else {
+            throw PluginInstallError("no installed plugin named \(name) in \(directory); `strada-host plugin list` shows what is installed")
+        }
+        do {
+            try FileManager.default.removeItem(atPath: path)
+            let manifest = PluginManifest.path(forPlugin: path)
+            if FileManager.default.fileExists(atPath: manifest) { try FileManager.default.removeItem(atPath: manifest) }
+        } catch {
+            throw PluginInstallError("removing \(path) failed: \(error.localizedDescription)")
+        }
+        return path
+    }
+
+    static func atomicCopy(from source: String, to target: String) throws {
+        let staging = stagingPath(for: target)
+        try? FileManager.default.removeItem(atPath: staging)
+        try FileManager.default.copyItem(atPath: source, toPath: staging)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: staging)
+        try rename(staging, to: target)
+    }
+
+    static func atomicWrite(_ text: String, to target: String) throws {
+        let staging = stagingPath(for: target)
+        try text.write(toFile: staging, atomically: false, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: staging)
+        try rename(staging, to: target)
+    }
+
+    /// A hidden name in the same folder (so rename is atomic and the loader skips it while incomplete).
+    static func stagingPath(for target: String) -> String {
+        let folder = (target as NSString).deletingLastPathComponent
+        return (folder as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).installing-\(getpid())")
+    }
+
+    static func rename(_ from: String, to: String) throws {
+        guard Foundation.rename(from, to) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: to]) }
+    }
+}
