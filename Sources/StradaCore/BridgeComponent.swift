@@ -71,6 +71,15 @@ open class BridgeComponent {
         onReceive(message: message)
     }
 
+    /// Every cached last-message-per-event, oldest first (by numeric id): what a replacement instance
+    /// needs to replay to reach the state the page expects.
+    var cachedMessagesInArrivalOrder: [Message] {
+        receivedMessages.values.sorted { a, b in
+            if let x = Int(a.id), let y = Int(b.id) { return x < y }
+            return a.id < b.id
+        }
+    }
+
     /// The last message received for `event`, if any.
     public func receivedMessage(for event: String) -> Message? {
         receivedMessages[event]

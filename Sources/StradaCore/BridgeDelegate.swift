@@ -71,6 +71,25 @@ public final class BridgeDelegate: BridgingDelegate {
         for name in existing.keys.sorted() { existing[name]!.onDestroy() }
     }
 
+    /// Replaces the instance of component `name` with a new one from its registration (hot reload): the old
+    /// instance is destroyed, the new one is created and gets the page's lifecycle state and every cached
+    /// last-message-per-event replayed in arrival order, so it shows what the page expects (e.g. the native
+    /// button reappears with its last title). `false` if this page has no instance of `name`.
+    @discardableResult
+    public func reloadComponent(named name: String) -> Bool {
+        guard let old = components.removeValue(forKey: name) else { return false }
+        let replay = old.cachedMessagesInArrivalOrder
+        old.onDestroy()
+        guard let fresh = getOrCreateComponent(named: name) else { return false }
+        if isActive {
+            fresh.onViewDidLoad()
+            fresh.onViewWillAppear()
+            fresh.onViewDidAppear()
+        }
+        for message in replay { fresh.didReceive(message: message) }
+        return true
+    }
+
     // MARK: Lifecycle
 
     public func onViewDidLoad() { isActive = true; forEach { $0.onViewDidLoad() } }

@@ -60,11 +60,13 @@ public final class BrowserWindow {
     private var components: [ComponentRegistration]
     private var page: Page?
     private let logger: Logger
+    private let userAgentPrefix: String?
 
     /// Creates the window (not shown yet) for `components`, with the app's optional user-agent prefix.
     public init(title: String, components: [ComponentRegistration], userAgentPrefix: String? = nil, logger: Logger) {
         self.components = components
         self.logger = logger
+        self.userAgentPrefix = userAgentPrefix
         window = gtk_window_new()
         let gtkWindow = strada_gtk_window(window)
         gtk_window_set_title(gtkWindow, title)
@@ -104,6 +106,28 @@ public final class BrowserWindow {
     public func installEchoBenchmark(report: @escaping @MainActor (JSON) -> Void) {
         let benchmark = EchoBenchmark(report: report)
         webView.installEchoChannel { channel, time, text in benchmark.record(channel: channel, time: time, text: text) }
+    }
+
+    /// Serves `components` from now on. If the set of names changed, the user agent's
+    /// `bridge-components` list is updated and the page reloaded (web components not announced at load
+    /// time would never load otherwise); if not, the current page keeps its instances.
+    /// Returns `true` when the page was reloaded.
+    @discardableResult
+    public func setComponents(_ components: [ComponentRegistration]) -> Bool {
+        let before = ComponentRegistration.uniqueNames(self.components)
+        self.components = components
+        let after = ComponentRegistration.uniqueNames(components)
+        guard Set(before) != Set(after) else { return false }
+        webView.setUserAgentSuffix(UserAgent.suffix(prefix: userAgentPrefix, componentNames: after))
+        webView.reload()
+        return true
+    }
+
+    /// Hot reload: replaces the current page's instances of `names` with new ones (see
+    /// `BridgeDelegate.reloadComponent(named:)`). Returns the names that had an instance.
+    public func reloadComponents(named names: [String]) -> [String] {
+        guard let page else { return [] }
+        return names.filter { page.delegate.reloadComponent(named: $0) }
     }
 
     /// The user agent the engine sends now.

@@ -18,16 +18,20 @@ final class HostApp {
     }
 
     /// `automation`: the event-name prefixes to report on stdout (`[""]` for all), or `nil` for no channel.
-    init(url: String, pluginDirectories: [String], automation: [String]?, benchmarkEchoChannel: Bool, trace: Bool, userAgentPrefix: String?, title: String) {
+    private let registry: PluginRegistry
+    private var watcher: DirectoryWatcher?
+
+    init(url: String, pluginDirectories: [String], automation: [String]?, benchmarkEchoChannel: Bool, watch: Bool, trace: Bool, userAgentPrefix: String?, title: String) {
         self.url = url
         let channel = automation.map { AutomationChannel(eventPrefixes: $0, write: { line in print(line); fflush(nil) }) }
         self.automation = channel
 
-        let report = PluginLoader(logger: logger).load(directories: pluginDirectories)
+        registry = PluginRegistry(directories: pluginDirectories, staging: watch, logger: logger)
+        let report = registry.loadAll()
         for error in report.errors {
             channel?.emit("plugin.error", ["path": .string(error.path), "reason": .string(error.reason), "message": .string(error.description)])
         }
-        window = BrowserWindow(title: title, components: report.registrations, userAgentPrefix: userAgentPrefix, logger: logger)
+        window = BrowserWindow(title: title, components: registry.registrations, userAgentPrefix: userAgentPrefix, logger: logger)
         if benchmarkEchoChannel {
             window.installEchoBenchmark { result in channel?.emit("benchmark.roundtrip", ["result": result]) }
         }
@@ -59,6 +63,44 @@ final class HostApp {
             }
         }
         channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) }, onEnd: {})
+        if watch {
+            do {
+                watcher = try DirectoryWatcher(paths: pluginDirectories) { [weak self] path in self?.pluginFileChanged(path) }
+                logger.info("watching \(pluginDirectories.joined(separator: ", ")) for rebuilt plugins")
+            } catch {
+                logger.error("cannot watch the plugins directories (\(error)); hot reload is off")
+            }
+        }
+    }
+
+    /// Hot reload: a plugin file changed while the host runs.
+    private func pluginFileChanged(_ path: String) {
+        let change = registry.fileChanged(path)
+        switch change {
+        case .unchanged:
+            return
+        case .failed(let path, let error):
+            automation?.emit("plugin.reload-failed", ["path": .string(path), "error": .string(error)])
+        case .removed(let path, let components):
+            logger.info("plugin \(path) was removed; components [\(components.joined(separator: " "))] are gone")
+            automation?.emit("plugin.removed", ["path": .string(path), "components": .array(components.map(JSON.string))])
+        case .added(let generation):
+            logger.info("plugin \(path) was added: \(generation.plugin.id) [\(generation.plugin.componentNames.joined(separator: " "))]")
+            automation?.emit("plugin.added", ["path": .string(path), "id": .string(generation.plugin.id), "components": .array(generation.plugin.componentNames.map(JSON.string))])
+        case .reloaded(let generation, let previous, let milliseconds, let residentDelta):
+            let reloaded = window.reloadComponents(named: previous.plugin.componentNames.filter { registry.owner(of: $0)?.sourcePath == path })
+            logger.info("plugin \(generation.plugin.id) reloaded (generation \(generation.number), \(String(format: "%.1f", milliseconds)) ms, RSS \(residentDelta >= 0 ? "+" : "")\(residentDelta) KiB)")
+            automation?.emit("plugin.reloaded", [
+                "path": .string(path), "id": .string(generation.plugin.id), "generation": .number(Double(generation.number)),
+                "components": .array(generation.plugin.componentNames.map(JSON.string)),
+                "reinstantiated": .array(reloaded.map(JSON.string)),
+                "milliseconds": .number(milliseconds), "residentKilobytesDelta": .number(Double(residentDelta)),
+            ])
+        }
+        if window.setComponents(registry.registrations) {
+            logger.info("the set of components changed to [\(registry.componentNames.joined(separator: " "))]: user agent updated, page reloaded")
+            automation?.emit("host.components", ["components": .array(registry.componentNames.map(JSON.string)), "userAgent": .string(window.userAgent)])
+        }
     }
 
     func run() -> Int32 {

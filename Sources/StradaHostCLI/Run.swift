@@ -26,6 +26,9 @@ struct Run: ParsableCommand {
     @Flag(help: .hidden)
     var benchmarkEchoChannel = false
 
+    @Flag(help: "Hot reload: watch the plugins directories and swap in rebuilt plugins without restarting.")
+    var watch = false
+
     @Flag(help: "Print every bridge message in and out (stderr).")
     var trace = false
 
@@ -78,7 +81,7 @@ struct Run: ParsableCommand {
             let app = HostApp(
                 url: url, pluginDirectories: pluginDirectories.isEmpty ? HostApp.defaultPluginDirectories() : pluginDirectories,
                 automation: automation ? (automationEvents?.split(separator: ",").map(String.init) ?? [""]) : nil,
-                benchmarkEchoChannel: benchmarkEchoChannel, trace: trace, userAgentPrefix: userAgentPrefix, title: title)
+                benchmarkEchoChannel: benchmarkEchoChannel, watch: watch, trace: trace, userAgentPrefix: userAgentPrefix, title: title)
             return app.run()
         }
         if exitCode != 0 { throw ExitCode(exitCode) }

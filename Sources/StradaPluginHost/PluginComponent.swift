@@ -49,6 +49,9 @@ final class PluginComponent: BridgeComponent {
     }
 
     override func onDestroy() {
+        // The ABI promises the instance's controls are gone before destroy_instance.
+        for id in buttonIDs.sorted() { controls?.removeButton(id: id) }
+        buttonIDs.removeAll()
         if let handle { HostAPI.unregister(handle) }
         handle = nil
         if let instance { descriptor.table.destroy_instance(instance) }
@@ -68,15 +71,19 @@ final class PluginComponent: BridgeComponent {
         return reply(with: message) ? STRADA_OK : STRADA_ERR_GONE
     }
 
+    private var buttonIDs: Set<String> = []
+
     func setButton(_ button: HeaderButton) -> strada_status {
         guard let controls else { return STRADA_ERR_GONE }
         let id = button.id
+        buttonIDs.insert(id)
         controls.setButton(button) { [weak self] in self?.controlActivated(id: id) }
         return STRADA_OK
     }
 
     func removeButton(id: String) -> strada_status {
         guard let controls else { return STRADA_ERR_GONE }
+        buttonIDs.remove(id)
         controls.removeButton(id: id)
         return STRADA_OK
     }

@@ -15,6 +15,13 @@ public struct LoadedPlugin: Sendable {
     public let manifest: PluginManifest?
     let descriptor: PluginDescriptor
 
+    /// Tells the plugin it is no longer used (its `shutdown`, if any). It stays loaded.
+    @MainActor
+    public func shutdown() {
+        let table = descriptor.table
+        table.shutdown?(table.plugin_context)
+    }
+
     /// Registrations for the components this plugin provides (host-side proxies).
     @MainActor
     public var registrations: [ComponentRegistration] {

@@ -1,0 +1,66 @@
+import Dispatch
+import Foundation
+
+/// Watches plugins directories with inotify and reports each changed file once it has settled (no new
+/// event for `settle` seconds). Callbacks run on the main queue.
+@MainActor
+public final class DirectoryWatcher {
+    private let fd: Int32
+    private var source: (any DispatchSourceRead)?
+    private var directories: [Int32: String] = [:]
+    private var pending: [String: DispatchWorkItem] = [:]
+    private let settle: Double
+    private let onChange: @MainActor (String) -> Void
+
+    /// Starts watching `paths`. `onChange` gets the path of a file that was written, moved in or removed.
+    public init(paths: [String], settle: Double = 0.1, onChange: @escaping @MainActor (String) -> Void) throws {
+        self.settle = settle
+        self.onChange = onChange
+        fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE | IN_ATTRIB)
+        for path in paths {
+            let wd = inotify_add_watch(fd, path, mask)
+            if wd >= 0 { directories[wd] = path }
+        }
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+        source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.drain() } }
+        source.resume()
+        self.source = source
+    }
+
+    isolated deinit {
+        source?.cancel()
+        close(fd)
+    }
+
+    private func drain() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(fd, &buffer, buffer.count)
+            guard count > 0 else { return }
+            var offset = 0
+            while offset + 16 <= count {
+                let wd = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
+                let length = Int(buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
+                let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
+                let name = String(decoding: nameBytes, as: UTF8.self)
+                offset += 16 + length
+                guard let directory = directories[wd], !name.isEmpty, !name.hasPrefix(".") else { continue }
+                schedule((directory as NSString).appendingPathComponent(name))
+            }
+        }
+    }
+
+    private func schedule(_ path: String) {
+        pending[path]?.cancel()
+        let work = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                self?.pending[path] = nil
+                self?.onChange(path)
+            }
+        }
+        pending[path] = work
+        DispatchQueue.main.asyncAfter(deadline: .now() + settle, execute: work)
+    }
+}

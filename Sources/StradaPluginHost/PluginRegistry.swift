@@ -1,0 +1,205 @@
+import Foundation
+public import Logging
+public import StradaCore
+
+/// The plugins a host serves from, by generation, with hot reload: a changed plugin file is copied to a
+/// unique staging path (never `dlopen`ed where it is watched), validated in a probe child process, loaded,
+/// and swapped in; a failing new build leaves the old generation serving. Old generations get `shutdown`
+/// but are never unloaded (Swift images cannot be `dlclose`d).
+@MainActor
+public final class PluginRegistry {
+    /// One loaded generation of one plugin file.
+    public struct Generation: Sendable {
+        public let plugin: LoadedPlugin
+        /// The watched file it came from (the plugin's own path is the staged copy).
+        public let sourcePath: String
+        public let sha256: String
+        public let number: Int
+    }
+
+    /// What a file change led to.
+    public enum Change: Sendable {
+        case unchanged(path: String)
+        case added(Generation)
+        case reloaded(Generation, previous: Generation, milliseconds: Double, residentKilobytesDelta: Int)
+        case failed(path: String, error: String)
+        case removed(path: String, components: [String])
+    }
+
+    private let directories: [String]
+    private let logger: Logger
+    private let stagingDirectory: String?
+    private var generations: [String: Generation] = [:]
+    private var counter = 0
+
+    /// `staging`: copy each plugin to a private folder before loading it (needed to reload; `run --watch`).
+    public init(directories: [String], staging: Bool, logger: Logger) {
+        self.directories = directories
+        self.logger = logger
+        if staging {
+            let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-staging-\(getpid())")
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            stagingDirectory = folder
+        } else {
+            stagingDirectory = nil
+        }
+    }
+
+    /// Loads every plugin in the directories (first load).
+    public func loadAll() -> PluginLoadReport {
+        var report = PluginLoadReport()
+        for directory in directories {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+                report.errors.append(PluginLoadError(path: directory, reason: "cannot read the plugins directory", remedy: "create it or pass another --plugins"))
+                continue
+            }
+            for path in PluginProbe.candidates(in: directory) {
+                switch load(path, probe: false) {
+                case .success(let generation): report.plugins.append(generation.plugin)
+                case .failure(let error): report.errors.append(error)
+                }
+            }
+        }
+        report.conflicts = conflicts()
+        for error in report.errors { logger.error("\(error.description)") }
+        for name in report.conflicts {
+            logger.warning("component \"\(name)\" is provided by more than one plugin; using \(owner(of: name)?.sourcePath ?? "?")")
+        }
+        return report
+    }
+
+    /// Component names served now, first owner wins (directories in order, files by name).
+    public var componentNames: [String] {
+        var seen = Set<String>()
+        return orderedGenerations.flatMap(\.plugin.componentNames).filter { seen.insert($0).inserted }
+    }
+
+    /// Registrations that resolve the current generation when a page creates the component.
+    public var registrations: [ComponentRegistration] {
+        componentNames.map { name in
+            ComponentRegistration(name: name) { [weak self] destination, delegate in
+                guard let generation = self?.owner(of: name),
+                    let registration = generation.plugin.registrations.first(where: { $0.name == name })
+                else { return UnavailableComponent(destination: destination, delegate: delegate) }
+                return registration.make(destination, delegate)
+            }
+        }
+    }
+
+    /// The generation that serves component `name`.
+    public func owner(of name: String) -> Generation? {
+        orderedGenerations.first { $0.plugin.componentNames.contains(name) }
+    }
+
+    /// Handles a change of `path` reported by the watcher.
+    public func fileChanged(_ path: String) -> Change {
+        guard !path.hasSuffix(".json") else {
+            // A manifest changed: re-check the plugin it belongs to.
+            let plugin = (path as NSString).deletingPathExtension + ".so"
+            return FileManager.default.fileExists(atPath: plugin) ? fileChanged(plugin) : .unchanged(path: path)
+        }
+        guard FileManager.default.fileExists(atPath: path) else {
+            guard let gone = generations.removeValue(forKey: path) else { return .unchanged(path: path) }
+            retire(gone)
+            return .removed(path: path, components: gone.plugin.componentNames)
+        }
+        let previous = generations[path]
+        if let previous, (try? PluginManifest.sha256(ofFile: path)) == previous.sha256 { return .unchanged(path: path) }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let residentBefore = Self.residentKilobytes()
+        switch load(path, probe: true) {
+        case .failure(let error):
+            logger.error("\(error.description)\(previous == nil ? "" : " (the previous build keeps serving)")")
+            return .failed(path: path, error: error.description)
+        case .success(let generation):
+            guard let previous else { return .added(generation) }
+            retire(previous)
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            return .reloaded(generation, previous: previous, milliseconds: milliseconds, residentKilobytesDelta: Self.residentKilobytes() - residentBefore)
+        }
+    }
+
+    // MARK: Private
+
+    private var orderedGenerations: [Generation] {
+        let order = Dictionary(uniqueKeysWithValues: directories.enumerated().map { ($1, $0) })
+        return generations.values.sorted { a, b in
+            let da = order[(a.sourcePath as NSString).deletingLastPathComponent] ?? .max
+            let db = order[(b.sourcePath as NSString).deletingLastPathComponent] ?? .max
+            return da != db ? da < db : a.sourcePath < b.sourcePath
+        }
+    }
+
+    private func conflicts() -> [String] {
+        var seen = Set<String>()
+        var duplicates: [String] = []
+        for name in orderedGenerations.flatMap(\.plugin.componentNames) where !seen.insert(name).inserted { duplicates.append(name) }
+        return duplicates
+    }
+
+    private func load(_ path: String, probe: Bool) -> Result<Generation, PluginLoadError> {
+        if let refusal = PluginTrust.check(path) { return .failure(refusal) }
+        guard let digest = try? PluginManifest.sha256(ofFile: path) else {
+            return .failure(PluginLoadError(path: path, reason: "cannot be read", remedy: "check its permissions"))
+        }
+        var loadPath = path
+        if let stagingDirectory {
+            let staged = (stagingDirectory as NSString).appendingPathComponent("\(digest.prefix(16))-\((path as NSString).lastPathComponent)")
+            do {
+                if !FileManager.default.fileExists(atPath: staged) {
+                    try PluginInstaller.atomicCopy(from: path, to: staged)
+                    let manifest = PluginManifest.path(forPlugin: path)
+                    if FileManager.default.fileExists(atPath: manifest) {
+                        try PluginInstaller.atomicCopy(from: manifest, to: PluginManifest.path(forPlugin: staged))
+                    }
+                }
+            } catch {
+                return .failure(PluginLoadError(path: path, reason: "cannot be staged for loading (\(error.localizedDescription))", remedy: "check free space in \(stagingDirectory)"))
+            }
+            loadPath = staged
+            if probe {
+                let status = PluginProbe.inspect(file: staged)
+                if status.state != .loaded {
+                    return .failure(PluginLoadError(path: path, reason: Self.reason(from: status, staged: staged), remedy: "fix the build; the previous build, if any, keeps serving"))
+                }
+            }
+        }
+        let loader = PluginLoader(logger: logger)
+        switch loader.load(file: loadPath) {
+        case .failure(let error):
+            return .failure(PluginLoadError(path: path, reason: error.reason, remedy: error.remedy))
+        case .success(let plugin):
+            counter += 1
+            let generation = Generation(plugin: plugin, sourcePath: path, sha256: digest, number: counter)
+            generations[path] = generation
+            return .success(generation)
+        }
+    }
+
+    private static func reason(from status: PluginStatus, staged: String) -> String {
+        guard let error = status.error else { return "failed to load" }
+        // "plugin <staged>: <reason> — <remedy>" → "<reason>"
+        var text = Substring(error)
+        if let colon = text.range(of: staged + ": ") { text = text[colon.upperBound...] }
+        if let dash = text.range(of: " — ") { text = text[..<dash.lowerBound] }
+        return String(text)
+    }
+
+    private func retire(_ generation: Generation) {
+        generation.plugin.shutdown()
+    }
+
+    /// Resident set size of this process, from /proc/self/statm.
+    static func residentKilobytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+}
+
+/// Stands in when a plugin vanished between registration and use: accepts messages, does nothing.
+final class UnavailableComponent: BridgeComponent {
+    nonisolated override class var name: String { "unavailable" }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `strada-host run --watch`: rebuilds a plugin while the host runs and watches what happens through the
+/// automation channel — without restarting the host or reloading the page.
+@Suite(.serialized)
+struct HotReloadTests {
+    static let page = Repository.path("Tests/EndToEndTests/Fixtures/hot.html")
+
+    static func buildHotPlugin(version: String, at path: String) throws {
+        let source = try String(contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/hot-plugin.c"), encoding: .utf8)
+        try CCompiler.sharedLibrary("#define VERSION \"\(version)\"\n" + source, at: path)
+    }
+
+    @Test func aRebuiltPluginServesTheSamePageWithItsControlRestored() async throws {
+        let plugins = try PluginsDirectory.make(plugins: [])
+        let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
+        try Self.buildHotPlugin(version: "v1", at: plugin)
+        let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
+        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v1" }
+        try host.send(["command": "activate", "control": "hot.go"])
+        try await host.waitFor("page.title") { $0["title"] as? String == "reply 1 v1" }
+
+        // Rebuild in place, as a compiler writes its output.
+        try Self.buildHotPlugin(version: "v2", at: plugin)
+        let reloaded = try await host.waitFor("plugin.reloaded")
+        #expect(reloaded["id"] as? String == "dev.test.hot")
+        #expect(reloaded["reinstantiated"] as? [String] == ["hot"])
+        #expect(reloaded["residentKilobytesDelta"] is Double)
+        // The new instance got the cached connect replayed: the button is back, with the new code's title.
+        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v2" }
+        try host.send(["command": "activate", "control": "hot.go"])
+        // Same page (no reload: the reply counter continues), new code answering.
+        try await host.waitFor("page.title") { $0["title"] as? String == "reply 2 v2" }
+        #expect(host.events.filter { $0["event"] as? String == "page.committed" }.count == 1)
+
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func aBrokenRebuildLeavesThePreviousBuildServing() async throws {
+        let plugins = try PluginsDirectory.make(plugins: [])
+        let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
+        try Self.buildHotPlugin(version: "v1", at: plugin)
+        let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
+        try await host.waitFor("control.added")
+
+        // A "build" that produced a library without the entry point.
+        try CCompiler.sharedLibrary("int not_a_plugin(void) { return 0; }\n", at: plugin)
+        let failed = try await host.waitFor("plugin.reload-failed")
+        #expect((failed["error"] as? String)?.contains("no strada_plugin_entry_v1 symbol") == true)
+        #expect((failed["error"] as? String)?.contains("the previous build, if any, keeps serving") == true)
+
+        // And a half-written file: garbage bytes.
+        try Data("\u{7F}ELF truncated".utf8).write(to: URL(fileURLWithPath: plugin))
+        try await host.waitFor("plugin.reload-failed") { ($0["error"] as? String)?.contains("cannot be loaded") == true }
+
+        try host.send(["command": "activate", "control": "hot.go"])
+        try await host.waitFor("page.title") { $0["title"] as? String == "reply 1 v1" }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func aSwiftPluginReloadsToo() async throws {
+        let plugins = try PluginsDirectory.make()
+        let host = try HostProcess(page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", plugins, "--watch"])
+        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
+        // A new build of the same code: different bytes (a trailing byte), so a new generation loads.
+        let plugin = (plugins as NSString).appendingPathComponent("libStradaFormPlugin.so")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: plugin))
+        bytes.append(0)
+        try bytes.write(to: URL(fileURLWithPath: plugin + ".new"))
+        #expect(rename(plugin + ".new", plugin) == 0)
+        let reloaded = try await host.waitFor("plugin.reloaded")
+        #expect(reloaded["generation"] as? Double == 2)
+        try await host.waitFor("control.removed")
+        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "Send" }
+        try host.send(["command": "activate", "control": "form.submit"])
+        try await host.waitFor("page.title") { $0["title"] as? String == "Submitted: Ada Lovelace" }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func aNewComponentNameUpdatesTheUserAgentAndReloadsThePage() async throws {
+        let plugins = try PluginsDirectory.make()
+        let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent-stay.html"), arguments: ["--plugins", plugins, "--watch"])
+        try await host.waitFor("page.title") { ($0["title"] as? String)?.contains("bridge-components: [form]") == true }
+        try Self.buildHotPlugin(version: "v1", at: (plugins as NSString).appendingPathComponent("libhot.so"))
+        let components = try await host.waitFor("host.components")
+        #expect(components["components"] as? [String] == ["hot", "form"] || components["components"] as? [String] == ["form", "hot"])
+        try await host.waitFor("page.title") { ($0["title"] as? String)?.contains("bridge-components: [") == true && ($0["title"] as? String)?.contains("hot") == true }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+}
