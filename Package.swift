@@ -53,10 +53,12 @@ let package = Package(
             dependencies: ["StradaCore", "CWebKitGTK", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift
         ),
+        // libffi: calls into plugin actions by the signature their manifest declares.
+        .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
         // Plugin discovery, dlopen, validation and the host side of the C ABI.
         .target(
             name: "StradaPluginHost",
-            dependencies: ["StradaCore", "CStradaPlugin", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StradaCore", "CStradaPlugin", "CFFI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift
         ),
         // The thin executable: parses arguments, wires the libraries together, prints.

@@ -13,6 +13,7 @@ public final class AutomationChannel {
         case navigate(url: String)
         case listControls
         case screenshot(path: String)
+        case call(plugin: String, action: String, arguments: [JSON])
         case quit
     }
 
@@ -55,11 +56,18 @@ public final class AutomationChannel {
         case "navigate":
             guard let url = value["url"]?.stringValue else { return .failure(MalformedMessage(reason: "navigate needs a string \"url\"")) }
             return .success(.navigate(url: url))
+        case "call":
+            guard let plugin = value["plugin"]?.stringValue, let action = value["action"]?.stringValue else {
+                return .failure(MalformedMessage(reason: "call needs string \"plugin\" (its id) and \"action\", and optional \"args\""))
+            }
+            var arguments: [JSON] = []
+            if case .array(let items)? = value["args"] { arguments = items }
+            return .success(.call(plugin: plugin, action: action, arguments: arguments))
         case "screenshot":
             guard let path = value["path"]?.stringValue else { return .failure(MalformedMessage(reason: "screenshot needs a string \"path\" (a .png file)")) }
             return .success(.screenshot(path: path))
         default:
-            return .failure(MalformedMessage(reason: "unknown command \"\(name)\"; known: activate, controls, navigate, reload, screenshot, quit"))
+            return .failure(MalformedMessage(reason: "unknown command \"\(name)\"; known: activate, call, controls, navigate, reload, screenshot, quit"))
         }
     }
 

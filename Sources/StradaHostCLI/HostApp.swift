@@ -138,6 +138,17 @@ final class HostApp {
             } else {
                 automation?.emit("command.error", ["command": "screenshot", "path": .string(path), "error": .string("the window could not be rendered to \(path)")])
             }
+        case .call(let pluginID, let action, let arguments):
+            guard let plugin = registry.plugin(id: pluginID) else {
+                automation?.emit("command.error", ["command": "call", "error": .string("no loaded plugin with id \(pluginID)")])
+                return
+            }
+            do {
+                let result = try plugin.call(action: action, arguments: arguments)
+                automation?.emit("command.ok", ["command": "call", "plugin": .string(pluginID), "action": .string(action), "result": result])
+            } catch {
+                automation?.emit("command.error", ["command": "call", "plugin": .string(pluginID), "action": .string(action), "error": .string(error.reason)])
+            }
         case .quit:
             quit(0, "quit command")
         }

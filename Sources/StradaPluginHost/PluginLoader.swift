@@ -14,6 +14,18 @@ public struct LoadedPlugin: Sendable {
     /// The manifest next to the file, if there is one.
     public let manifest: PluginManifest?
     let descriptor: PluginDescriptor
+    /// The `dlopen` handle's address (the image stays loaded for the life of the process).
+    let handle: UInt
+
+    /// Calls the manifest action `name` with `arguments` (see ``PluginAction``). Main thread.
+    @MainActor
+    public func call(action name: String, arguments: [JSON]) throws(MalformedMessage) -> JSON {
+        guard let action = manifest?.actions?.first(where: { $0.name == name }) else {
+            let known = manifest?.actions?.map(\.name) ?? []
+            throw MalformedMessage(reason: "plugin \(id) declares no action \"\(name)\"" + (known.isEmpty ? " (its manifest lists no actions)" : "; it has: \(known.joined(separator: ", "))"))
+        }
+        return try action.call(handle: UnsafeMutableRawPointer(bitPattern: handle)!, arguments: arguments)
+    }
 
     /// Tells the plugin it is no longer used (its `shutdown`, if any). It stays loaded.
     @MainActor
@@ -170,7 +182,7 @@ public final class PluginLoader {
         var described: UnsafePointer<strada_plugin_v1>?
         let status = entry(host, &described)
         guard status == STRADA_OK else { return .failure(.entryFailed(path, status)) }
-        return Self.validate(described, path: path, manifest: manifest)
+        return Self.validate(described, path: path, manifest: manifest, handle: UInt(bitPattern: handle))
     }
 
     static func hasELFHeader(_ path: String) -> Bool {
@@ -180,7 +192,7 @@ public final class PluginLoader {
         return magic == Data([0x7F, 0x45, 0x4C, 0x46])
     }
 
-    static func validate(_ described: UnsafePointer<strada_plugin_v1>?, path: String, manifest: PluginManifest?) -> Result<LoadedPlugin, PluginLoadError> {
+    static func validate(_ described: UnsafePointer<strada_plugin_v1>?, path: String, manifest: PluginManifest?, handle: UInt) -> Result<LoadedPlugin, PluginLoadError> {
         guard let described else { return .failure(.invalidDescription(path, "the entry point returned success but no description")) }
         let table = described.pointee
         guard table.struct_size >= UInt32(MemoryLayout<strada_plugin_v1>.size) else {
@@ -210,7 +222,7 @@ public final class PluginLoader {
         return .success(LoadedPlugin(
             path: path, id: id, version: version, componentNames: componentNames,
             abi: "\(table.abi_major).\(table.abi_minor)", manifest: manifest,
-            descriptor: PluginDescriptor(pointer: described, pluginID: id)))
+            descriptor: PluginDescriptor(pointer: described, pluginID: id), handle: handle))
     }
 }
 

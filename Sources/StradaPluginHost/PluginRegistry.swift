@@ -87,6 +87,11 @@ public final class PluginRegistry {
         }
     }
 
+    /// The current generation of the plugin with `id`.
+    public func plugin(id: String) -> LoadedPlugin? {
+        orderedGenerations.first { $0.plugin.id == id }?.plugin
+    }
+
     /// The generation that serves component `name`.
     public func owner(of name: String) -> Generation? {
         orderedGenerations.first { $0.plugin.componentNames.contains(name) }

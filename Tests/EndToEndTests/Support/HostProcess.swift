@@ -83,6 +83,11 @@ final class HostProcess: Sendable {
         input.fileHandleForWriting.write(data + Data("\n".utf8))
     }
 
+    /// Sends one raw line (for commands with non-string fields).
+    func sendLine(_ line: String) throws {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
     /// Waits for the process to exit and returns its status; kills it after `timeout`.
     func waitForExit(timeout: Double = 30) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
