@@ -32,7 +32,11 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         // Shipped test doubles: an in-memory web view and recording spies.
-        .target(name: "StradaTesting", dependencies: ["StradaCore"], swiftSettings: strictSwift),
+        .target(
+            name: "StradaTesting",
+            dependencies: ["StradaCore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
         // The C ABI contract between the host and component plugins (headers only + layout checks).
         .target(name: "CStradaPlugin", path: "SDK/CStradaPlugin"),
         // What a Swift plugin author imports: adapts BridgeComponent subclasses to the C ABI.
@@ -84,7 +88,10 @@ let package = Package(
             path: "Benchmarks/EchoPlugin",
             swiftSettings: strictSwift
         ),
-        .testTarget(name: "StradaCoreTests", dependencies: ["StradaCore", "StradaTesting"]),
+        .testTarget(
+            name: "StradaCoreTests",
+            dependencies: ["StradaCore", "StradaTesting", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "StradaPluginHostTests", dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["Fixtures", "Snapshots"]),
     ]

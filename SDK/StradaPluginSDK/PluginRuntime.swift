@@ -138,9 +138,10 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
         return status == STRADA_OK
     }
 
-    /// ABI 1 reports whether the host accepted the reply, not the page's evaluation result.
-    func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void) {
-        completion(reply(with: message))
+    /// ABI 1 reports whether the host accepted the reply, not the page's evaluation result: `.success(true)`
+    /// means handed to the web view.
+    func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void) {
+        completion(.success(reply(with: message)))
     }
 
     // MARK: NativeControls

@@ -74,17 +74,18 @@ public final class Bridge {
 
     // MARK: Outbound
 
-    /// Evaluates `window.nativeBridge.register([...])`.
-    public func register(components names: [String]) {
+    /// Evaluates `window.nativeBridge.register([...])`. `completion` gets `nil`, the page's evaluation
+    /// error, or ``BridgeError/webViewGone``.
+    public func register(components names: [String], completion: (@MainActor ((any Error)?) -> Void)? = nil) {
         let list = JSON.array(names.map(JSON.string)).serialized()
         observer?(.registered(names))
-        evaluate("window.nativeBridge.register(\(list))") { _ in }
+        evaluate("window.nativeBridge.register(\(list))") { completion?($0) }
     }
 
-    /// Evaluates `window.nativeBridge.unregister("name")`.
-    public func unregister(component name: String) {
+    /// Evaluates `window.nativeBridge.unregister("name")`; `completion` as for ``register(components:completion:)``.
+    public func unregister(component name: String, completion: (@MainActor ((any Error)?) -> Void)? = nil) {
         observer?(.unregistered(name))
-        evaluate("window.nativeBridge.unregister(\(JSON.string(name).serialized()))") { _ in }
+        evaluate("window.nativeBridge.unregister(\(JSON.string(name).serialized()))") { completion?($0) }
     }
 
     /// Hands `message` to the page's `replyWith`. `false` when it cannot be sent (logged).
@@ -96,11 +97,12 @@ public final class Bridge {
         return true
     }
 
-    /// Like ``reply(with:)``; `completion` gets `true` once the page evaluated it without error.
-    public func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void) {
-        guard let script = replyScript(for: message) else { return completion(false) }
+    /// Like ``reply(with:)``; `completion` gets `.success(true)` once the page evaluated it without error,
+    /// `.success(false)` if it was dropped before the web view (logged), `.failure` if evaluation failed.
+    public func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void) {
+        guard let script = replyScript(for: message) else { return completion(.success(false)) }
         observer?(.sent(message))
-        evaluate(script) { error in completion(error == nil) }
+        evaluate(script) { error in completion(error.map { .failure($0) } ?? .success(true)) }
     }
 
     private func replyScript(for message: Message) -> String? {

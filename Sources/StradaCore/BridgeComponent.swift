@@ -7,8 +7,10 @@ public protocol BridgingDelegate: AnyObject {
     var destination: (any BridgeDestination)? { get }
     /// Sends `message` to the web view's `replyWith`. `false`: dropped before the web view (logged).
     func reply(with message: Message) -> Bool
-    /// Like ``reply(with:)``; `completion` gets `true` once the script was evaluated without error.
-    func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void)
+    /// Like ``reply(with:)``; `completion` gets `.success(true)` once the script was evaluated without error,
+    /// `.success(false)` when the reply was dropped before the web view (logged), `.failure` when
+    /// evaluating it failed.
+    func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void)
 }
 
 /// A page shown in the host window: owns the components created for it.
@@ -119,19 +121,63 @@ open class BridgeComponent {
         return delegate.reply(with: message)
     }
 
-    /// Like ``reply(to:)``; `completion` gets `true` once evaluated in the page without error.
-    public func reply(to event: String, completion: @escaping @MainActor (Bool) -> Void) {
-        guard let message = cachedMessage(for: event) else { return completion(false) }
+    // MARK: Replies with completion (upstream's semantics)
+
+    /// The result of a reply: `.success(true)` evaluated in the page without error; `.success(false)`
+    /// dropped before the web view (no cached message, page gone; logged); `.failure` evaluation failed.
+    public typealias ReplyCompletionHandler = @MainActor (Result<Bool, any Error>) -> Void
+
+    public func reply(to event: String, completion: @escaping ReplyCompletionHandler) {
+        guard let message = cachedMessage(for: event) else { return completion(.success(false)) }
         reply(with: message, completion: completion)
     }
 
-    /// Like ``reply(with:)``; `completion` gets `true` once evaluated in the page without error.
-    public func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void) {
+    public func reply(to event: String, with jsonData: String, completion: @escaping ReplyCompletionHandler) {
+        guard let message = cachedMessage(for: event) else { return completion(.success(false)) }
+        reply(with: message.replacing(jsonData: jsonData), completion: completion)
+    }
+
+    public func reply<T: Encodable>(to event: String, with data: T, completion: @escaping ReplyCompletionHandler) {
+        guard let message = cachedMessage(for: event) else { return completion(.success(false)) }
+        reply(with: message.replacing(data: data), completion: completion)
+    }
+
+    public func reply(with message: Message, completion: @escaping ReplyCompletionHandler) {
         guard let delegate else {
             Strada.config.logger.warning("reply from \(componentName) dropped: its page is gone")
-            return completion(false)
+            return completion(.success(false))
         }
         delegate.reply(with: message, completion: completion)
+    }
+
+    // MARK: Async replies (upstream's semantics, as the completion variants)
+
+    @discardableResult
+    public func reply(to event: String) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            reply(to: event) { continuation.resume(with: $0) }
+        }
+    }
+
+    @discardableResult
+    public func reply(to event: String, with jsonData: String) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            reply(to: event, with: jsonData) { continuation.resume(with: $0) }
+        }
+    }
+
+    @discardableResult
+    public func reply<T: Encodable>(to event: String, with data: T) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            reply(to: event, with: data) { continuation.resume(with: $0) }
+        }
+    }
+
+    @discardableResult
+    public func reply(with message: Message) async throws -> Bool {
+        try await withCheckedThrowingContinuation { continuation in
+            reply(with: message) { continuation.resume(with: $0) }
+        }
     }
 
     private func cachedMessage(for event: String) -> Message? {

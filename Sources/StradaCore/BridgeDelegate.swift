@@ -159,10 +159,10 @@ public final class BridgeDelegate: BridgingDelegate {
         return bridge.reply(with: message)
     }
 
-    public func reply(with message: Message, completion: @escaping @MainActor (Bool) -> Void) {
+    public func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void) {
         guard let bridge else {
             logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: the page has no web view any more")
-            return completion(false)
+            return completion(.success(false))
         }
         bridge.reply(with: message, completion: completion)
     }

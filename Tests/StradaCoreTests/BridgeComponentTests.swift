@@ -18,7 +18,7 @@ struct BridgeComponentTests {
         component = try #require(delegate.component())
     }
 
-    @Test func cachesTheLastMessagePerEvent() {
+    @Test("C2 the last message per event is cached; unseen events have none") func cachesTheLastMessagePerEvent() {
         #expect(component.receivedMessage(for: "connect")?.id == "7")
         bridge.receive(json: #"{"id":"8","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/"}}}"#)
         #expect(component.receivedMessage(for: "connect")?.id == "8")
@@ -33,28 +33,28 @@ struct BridgeComponentTests {
         return try JSON(parsing: String(script.dropFirst(prefix.count).dropLast()))
     }
 
-    @Test func repliesToTheCachedEventUnchanged() throws {
+    @Test("C3 reply(to:) sends the cached message unchanged") func repliesToTheCachedEventUnchanged() throws {
         #expect(component.reply(to: "connect"))
         #expect(try lastReply() == ["id": "7", "component": "one", "event": "connect", "data": ["title": "Hi", "metadata": ["url": "https://app.test/"]]])
     }
 
-    @Test func repliesToTheCachedEventWithEncodedData() throws {
+    @Test("C4 reply(to:with: Encodable) sends the cached message with encoded data") func repliesToTheCachedEventWithEncodedData() throws {
         struct Reply: Encodable { let selectedIndex: Int }
         #expect(component.reply(to: "connect", with: Reply(selectedIndex: 2)))
         #expect(try lastReply() == ["id": "7", "component": "one", "event": "connect", "data": ["selectedIndex": 2]])
     }
 
-    @Test func repliesToTheCachedEventWithAJSONString() throws {
+    @Test("C5 reply(to:with: String) sends the cached message with that data") func repliesToTheCachedEventWithAJSONString() throws {
         #expect(component.reply(to: "connect", with: #"{"a":[1,{"b":2}]}"#))
         #expect(try lastReply()["data"] == ["a": [1, ["b": 2]]])
     }
 
-    @Test func replyingToAnEventNeverReceivedReturnsFalseAndSendsNothing() {
+    @Test("C6 reply(to:) an event never received returns false and sends nothing") func replyingToAnEventNeverReceivedReturnsFalseAndSendsNothing() {
         #expect(!component.reply(to: "disconnect"))
         #expect(webView.evaluatedScripts.isEmpty)
     }
 
-    @Test func replyWithMessageForwardsExactlyThatMessage() throws {
+    @Test("C7 reply(with:) forwards exactly that message") func replyWithMessageForwardsExactlyThatMessage() throws {
         let message = Message(id: "99", component: "one", event: "custom", metadata: nil, jsonData: #"{"x":1}"#)
         var traffic: [Message] = []
         bridge.observer = { if case .sent(let sent) = $0 { traffic.append(sent) } }
@@ -67,19 +67,35 @@ struct BridgeComponentTests {
         #expect(webView.evaluatedScripts.isEmpty)
     }
 
-    @Test func completionReportsAFailedEvaluation() {
+    @Test func completionReportsEvaluatedDroppedAndFailed() {
         struct Boom: Error {}
+        var results: [String] = []
+        let record: BridgeComponent.ReplyCompletionHandler = { result in
+            switch result {
+            case .success(let sent): results.append("\(sent)")
+            case .failure(let error): results.append("\(type(of: error))")
+            }
+        }
+        component.reply(to: "connect", completion: record)
+        component.reply(to: "never", completion: record)
         webView.evaluationError = Boom()
-        var results: [Bool] = []
-        component.reply(to: "connect") { results.append($0) }
-        component.reply(to: "never") { results.append($0) }
-        #expect(results == [false, false])
-        webView.evaluationError = nil
-        component.reply(to: "connect") { results.append($0) }
-        #expect(results == [false, false, true])
+        component.reply(to: "connect", with: #"{"a":1}"#, completion: record)
+        #expect(results == ["true", "false", "Boom"])
     }
 
-    @Test func aComponentWhoseDelegateIsGoneRepliesFalse() throws {
+    @Test func asyncRepliesReturnTrueWhenEvaluatedFalseWhenDroppedAndThrowWhenEvaluationFails() async throws {
+        struct Boom: Error {}
+        struct Reply: Encodable { let n: Int }
+        #expect(try await component.reply(to: "connect"))
+        #expect(try await component.reply(to: "connect", with: #"{"a":1}"#))
+        #expect(try await component.reply(to: "connect", with: Reply(n: 1)))
+        #expect(try await component.reply(with: Message(id: "1", component: "one", event: "x", metadata: nil, jsonData: "{}")))
+        #expect(try await component.reply(to: "never") == false)
+        webView.evaluationError = Boom()
+        await #expect(throws: Boom.self) { try await component.reply(to: "connect") }
+    }
+
+    @Test("C9 a component whose page is gone replies false") func aComponentWhoseDelegateIsGoneRepliesFalse() throws {
         var component: RecordingComponent?
         do {
             let page = TestDestination()

@@ -21,7 +21,7 @@ struct BridgeDelegateTests {
         Message(id: id, component: component, event: event, metadata: .init(url: url), jsonData: #"{"metadata":{"url":"\#(url)"}}"#)
     }
 
-    @Test func readyRegistersAllComponentNamesWithoutCreatingAny() {
+    @Test("D1 ready registers all component names and creates none") func readyRegistersAllComponentNamesWithoutCreatingAny() {
         let before = RecordingComponent.instancesCreated
         bridge.receive(json: #""ready""#)
         #expect(webView.evaluatedScripts == [#"window.nativeBridge.register(["one","two"])"#])
@@ -29,7 +29,7 @@ struct BridgeDelegateTests {
         #expect(delegate.component(named: "one") == nil)
     }
 
-    @Test func createsOneComponentPerNameLazilyAndReusesIt() throws {
+    @Test("D2 one component per name, created lazily, reused; initialization notified once") func createsOneComponentPerNameLazilyAndReusesIt() throws {
         let before = RecordingComponent.instancesCreated
         var initialized: [String] = []
         delegate.onComponentInitialized = { initialized.append($0.componentName) }
@@ -41,7 +41,7 @@ struct BridgeDelegateTests {
         #expect(component.received.map(\.id) == ["1", "2"])
     }
 
-    @Test func dropsMessagesForUnregisteredComponents() {
+    @Test("D3 a message for an unregistered component is ignored") func dropsMessagesForUnregisteredComponents() {
         #expect(!delegate.bridgeDidReceiveMessage(message("nope")))
     }
 
@@ -53,7 +53,7 @@ struct BridgeDelegateTests {
         #expect(delegate.bridgeDidReceiveMessage(message()))
     }
 
-    @Test func losingTheWebViewDeactivatesAndDropsReplies() throws {
+    @Test("D5 D7 losing the web view deactivates the page and replies return false") func losingTheWebViewDeactivatesAndDropsReplies() throws {
         delegate.bridgeDidReceiveMessage(message())
         let component: RecordingComponent = try #require(delegate.component())
         delegate.webViewDidBecomeDeactivated()
@@ -62,7 +62,7 @@ struct BridgeDelegateTests {
         #expect(webView.evaluatedScripts.isEmpty)
     }
 
-    @Test(arguments: [
+    @Test("D3 URL rule: live URL, fragment and trailing slash tolerated; other pages rejected", arguments: [
         ("https://app.test/messages/new", true),
         ("https://app.test/messages/new/", true),  // trailing slash
         ("https://app.test/messages/new#top", true),  // fragment change
@@ -74,13 +74,13 @@ struct BridgeDelegateTests {
         #expect(delegate.bridgeDidReceiveMessage(message(url: url)) == delivered)
     }
 
-    @Test func theWebViewsLiveURLWinsOverTheOriginalLocationAfterARedirect() {
+    @Test("D4 the live URL wins over the original location after a redirect") func theWebViewsLiveURLWinsOverTheOriginalLocationAfterARedirect() {
         webView.currentURL = "https://app.test/messages/42"
         #expect(delegate.bridgeDidReceiveMessage(message(url: "https://app.test/messages/42")))
         #expect(!delegate.bridgeDidReceiveMessage(message(url: "https://app.test/messages/new")))
     }
 
-    @Test func fallsBackToTheLocationWhenTheWebViewHasNoURL() {
+    @Test("D4 without a web view URL the location is used") func fallsBackToTheLocationWhenTheWebViewHasNoURL() {
         webView.currentURL = nil
         #expect(delegate.bridgeDidReceiveMessage(message()))
     }

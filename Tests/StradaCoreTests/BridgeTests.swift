@@ -18,7 +18,7 @@ struct BridgeTests {
         }
     }
 
-    @Test(arguments: [
+    @Test("B3 malformed payloads are rejected with a reason, nothing crashes", arguments: [
         "not json",
         "42",
         #"{"component":"form","event":"connect"}"#,
@@ -32,7 +32,7 @@ struct BridgeTests {
         #expect(webView.evaluatedScripts.isEmpty)
     }
 
-    @Test func registersAndUnregistersWithJSONArguments() {
+    @Test("B2 register and unregister are evaluated with JSON arguments") func registersAndUnregistersWithJSONArguments() {
         bridge.register(components: ["a", "b\"c"])
         bridge.unregister(component: "a")
         #expect(webView.evaluatedScripts == [#"window.nativeBridge.register(["a","b\"c"])"#, #"window.nativeBridge.unregister("a")"#])
@@ -45,7 +45,7 @@ struct BridgeTests {
         #expect(dropped == ["no page owns this web view"])
     }
 
-    @Test func replyingAfterTheWebViewIsGoneReturnsFalse() {
+    @Test("B3 replying after the web view is gone returns false") func replyingAfterTheWebViewIsGoneReturnsFalse() {
         var view: InMemoryWebView? = InMemoryWebView()
         let orphan = Bridge(webView: view!)
         view = nil
@@ -54,7 +54,7 @@ struct BridgeTests {
 }
 
 struct UserAgentTests {
-    @Test func announcesComponentsInAValidUserAgentComment() {
+    @Test("U1 the user agent announces components in a valid comment") func announcesComponentsInAValidUserAgentComment() {
         #expect(Strada.userAgentSubstring(forNames: ["form", "menu", "form"]) == "bridge-components: [form menu]")
         #expect(Strada.userAgentSubstring(forNames: []) == "bridge-components: []")
         #expect(UserAgent.suffix(prefix: "MyApp/2.1", componentNames: ["form"])

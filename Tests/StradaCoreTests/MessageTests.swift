@@ -8,7 +8,7 @@ struct MessageTests {
         "data": ["submitTitle": "Send", "nested": ["list": [1, ["deep": true]]], "metadata": ["url": "https://app.test/new"]],
     ]
 
-    @Test func parsesTheWireObjectKeepingAllOfData() throws {
+    @Test("M1 a message carries id, component, event, metadata and all of data as jsonData") func parsesTheWireObjectKeepingAllOfData() throws {
         let message = try Message(wire: Self.wire)
         #expect(message.id == "1")
         #expect(message.component == "form")
@@ -17,12 +17,12 @@ struct MessageTests {
         #expect(message.dataValue == Self.wire["data"])
     }
 
-    @Test func nestedDataSurvivesTheRoundTripToTheReplyWire() throws {
+    @Test("M6 nested objects and arrays survive to the reply wire") func nestedDataSurvivesTheRoundTripToTheReplyWire() throws {
         let message = try Message(wire: Self.wire)
         #expect(message.wire() == Self.wire)
     }
 
-    @Test func missingDataBecomesAnEmptyObject() throws {
+    @Test("M1 missing data becomes an empty object") func missingDataBecomesAnEmptyObject() throws {
         let message = try Message(wire: ["id": "2", "component": "form", "event": "submitEnabled"])
         #expect(message.jsonData == "{}")
         #expect(message.metadata == nil)
@@ -40,7 +40,7 @@ struct MessageTests {
         #expect(throws: MalformedMessage(reason: reason)) { try Message(wire: wire) }
     }
 
-    @Test func equalityComparesDataByValue() {
+    @Test("M5 equality compares jsonData by JSON value") func equalityComparesDataByValue() {
         let a = Message(id: "1", component: "c", event: "e", metadata: nil, jsonData: #"{"a":1,"b":{"c":[1,2]}}"#)
         let b = Message(id: "1", component: "c", event: "e", metadata: nil, jsonData: #"{ "b": {"c": [1, 2]}, "a": 1 }"#)
         let c = Message(id: "1", component: "c", event: "e", metadata: nil, jsonData: #"{"a":1,"b":{"c":[2,1]}}"#)
@@ -48,7 +48,7 @@ struct MessageTests {
         #expect(a != c)
     }
 
-    @Test func replacingKeepsIdentityAndChangesOnlyWhatIsGiven() {
+    @Test("M2 replacing keeps id, component and metadata; nil keeps the value; no validation") func replacingKeepsIdentityAndChangesOnlyWhatIsGiven() {
         let original = Message(id: "1", component: "c", event: "e", metadata: .init(url: "u"), jsonData: "{}")
         let replaced = original.replacing(event: "f", jsonData: "not validated")
         #expect(replaced.id == "1" && replaced.component == "c" && replaced.metadata == original.metadata)
@@ -62,7 +62,7 @@ struct MessageTests {
 struct CodecConfigurationTests {
     struct Payload: Codable, Equatable { let submitTitle: String }
 
-    @Test func snakeCaseDecoderTurnsSubmitUnderscoreTitleIntoSubmitTitle() {
+    @Test("M3 M4 J1 the configured codec decodes and encodes data (snake_case)") func snakeCaseDecoderTurnsSubmitUnderscoreTitleIntoSubmitTitle() {
         Strada.config.codec = CodecSettings(keys: .snakeCase)
         defer { Strada.config.codec = CodecSettings() }
         let message = Message(id: "1", component: "form", event: "connect", metadata: nil, jsonData: #"{"submit_title":"Go"}"#)
@@ -70,7 +70,7 @@ struct CodecConfigurationTests {
         #expect(message.replacing(data: Payload(submitTitle: "Ok")).jsonData == #"{"submit_title":"Ok"}"#)
     }
 
-    @Test func dataReturnsNilWhenItDoesNotFit() {
+    @Test("M4 data() returns nil when the data does not fit") func dataReturnsNilWhenItDoesNotFit() {
         let message = Message(id: "1", component: "form", event: "connect", metadata: nil, jsonData: #"{"other":1}"#)
         let payload: Payload? = message.data()
         #expect(payload == nil)
