@@ -153,6 +153,12 @@ public final class BrowserWindow {
         return gdk_texture_save_to_png(texture, path) != 0
     }
 
+    /// The host is stopping: the page disappears, loses the web view, its controls and components go.
+    public func tearDown() {
+        page?.close()
+        page = nil
+    }
+
     public func present() { gtk_window_present(strada_gtk_window(window)) }
     public func load(url: String) { webView.load(url: url) }
     public func reload() { webView.reload() }

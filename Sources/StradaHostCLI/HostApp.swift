@@ -58,7 +58,7 @@ final class HostApp {
             switch event {
             case .closeRequestedByPage: self?.quit(0, "the page called window.close()")
             case .windowClosed: self?.quit(0, "the window was closed")
-            case .webProcessTerminated: self?.quit(3, "the web content process died")
+            case .webProcessTerminated: self?.webProcessDied()
             default: break
             }
         }
@@ -109,7 +109,23 @@ final class HostApp {
         return loop.run()
     }
 
+    private var recentCrashes: [Date] = []
+
+    /// The web content process died: reload the page (a new process), unless it keeps dying.
+    private func webProcessDied() {
+        let now = Date()
+        recentCrashes = recentCrashes.filter { now.timeIntervalSince($0) < 30 } + [now]
+        if recentCrashes.count >= 3 {
+            quit(3, "the web content process died 3 times in 30 s")
+        } else {
+            logger.warning("the web content process died; reloading the page")
+            window.reload()
+        }
+    }
+
     private func quit(_ code: Int32, _ reason: String) {
+        window.tearDown()
+        registry.shutdownAll()
         logger.info("exiting (\(code)): \(reason)")
         automation?.emit("host.exit", ["code": .number(Double(code)), "reason": .string(reason)])
         loop.quit(exitCode: code)

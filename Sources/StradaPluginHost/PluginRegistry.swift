@@ -87,6 +87,12 @@ public final class PluginRegistry {
         }
     }
 
+    /// The host is stopping: every plugin gets its `shutdown`.
+    public func shutdownAll() {
+        for generation in orderedGenerations { retire(generation) }
+        generations.removeAll()
+    }
+
     /// The current generation of the plugin with `id`.
     public func plugin(id: String) -> LoadedPlugin? {
         orderedGenerations.first { $0.plugin.id == id }?.plugin
