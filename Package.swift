@@ -49,7 +49,7 @@ let package = Package(
         // WebKitGTK 6.0 + GTK 4: the only GTK code.
         .systemLibrary(
             name: "CWebKitGTK",
-            pkgConfig: "webkitgtk-6.0",
+            pkgConfig: "webkitgtk-6.0 libadwaita-1",
             providers: [.apt(["libwebkitgtk-6.0-dev"])]
         ),
         .target(

@@ -39,3 +39,10 @@ PIN_OFFSET(strada_plugin_v1, control_activated, 72);
 PIN_OFFSET(strada_plugin_v1, destroy_instance, 80);
 PIN_OFFSET(strada_plugin_v1, shutdown, 88);
 PIN_OFFSET(strada_plugin_v1, get_extension, 96);
+
+#include "strada_controls.h"
+PIN_SIZE(strada_controls_v1, 24);
+PIN_OFFSET(strada_controls_v1, show, 8);
+PIN_OFFSET(strada_controls_v1, remove, 16);
+PIN_SIZE(strada_control_events_v1, 16);
+PIN_OFFSET(strada_control_events_v1, control_event, 8);

@@ -59,9 +59,27 @@ final class PluginRuntime {
                 MainActor.assumeIsolated { PluginInstance.release(instance) }
             },
             shutdown: nil,
-            get_extension: nil))
+            get_extension: { _, id in
+                guard let id, String(cString: id) == STRADA_CONTROL_EVENTS_EXTENSION_V1 else { return nil }
+                return UnsafeRawPointer(PluginRuntime.controlEvents)
+            }))
         descriptor = UnsafePointer(table)
     }
+
+    /// "dev.strada.control-events/1": answers to menus, alerts and searches come back here.
+    nonisolated(unsafe) static let controlEvents: UnsafeMutablePointer<strada_control_events_v1> = {
+        let table = UnsafeMutablePointer<strada_control_events_v1>.allocate(capacity: 1)
+        table.initialize(to: strada_control_events_v1(
+            struct_size: UInt32(MemoryLayout<strada_control_events_v1>.size), reserved: 0,
+            control_event: { instance, id, json in
+                guard let instance, let id = id.string, let text = json.string,
+                    let value = try? JSON(parsing: text), let event = ControlEvent(json: value)
+                else { return }
+                let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(instance)))
+                MainActor.assumeIsolated { PluginInstance.from(OpaquePointer(bitPattern: address)!).controlEvent(id: id, event) }
+            }))
+        return table
+    }()
 
     /// The new instance's address (0 on failure).
     private func createInstance(named name: String, hostInstance: OpaquePointer?) -> UInt {
@@ -78,6 +96,12 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
     private let hostInstance: OpaquePointer
     private var component: BridgeComponent!
     private var buttonHandlers: [String: @MainActor () -> Void] = [:]
+    private var eventHandlers: [String: @MainActor (ControlEvent) -> Void] = [:]
+    private lazy var controls: UnsafePointer<strada_controls_v1>? = {
+        guard let lookup = host.pointee.get_extension, let table = lookup(host, STRADA_CONTROLS_EXTENSION_V1) else { return nil }
+        let controls = table.assumingMemoryBound(to: strada_controls_v1.self)
+        return controls.pointee.struct_size >= UInt32(MemoryLayout<strada_controls_v1>.size) ? UnsafePointer(controls) : nil
+    }()
     let location = ""
     var destination: (any BridgeDestination)? { self }
 
@@ -95,6 +119,7 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
         let instance = Unmanaged<PluginInstance>.fromOpaque(UnsafeRawPointer(pointer)).takeRetainedValue()
         instance.component.onDestroy()
         instance.buttonHandlers.removeAll()
+        instance.eventHandlers.removeAll()
     }
 
     func receive(json: String) {
@@ -120,6 +145,56 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
     func controlActivated(id: String) {
         buttonHandlers[id]?()
     }
+
+    func controlEvent(id: String, _ event: ControlEvent) {
+        guard let handler = eventHandlers[id] else { return }
+        if case .changed = event {} else { eventHandlers[id] = nil }  // menus and alerts answer once
+        handler(event)
+    }
+
+    /// Shows a control through the host's "dev.strada.controls/1" extension.
+    private func show(_ spec: ControlSpec, id: String, onEvent: (@MainActor (ControlEvent) -> Void)? = nil) {
+        guard let controls else {
+            Strada.config.logger.warning("the host offers no native controls beyond buttons; \(id) not shown")
+            return
+        }
+        if let onEvent { eventHandlers[id] = onEvent }
+        let status = withStradaString(id) { controlID in
+            withStradaString(spec.json.serialized()) { json in controls.pointee.show(host, hostInstance, controlID, json) }
+        }
+        if status != STRADA_OK { Strada.config.logger.warning("the host refused control \(id) (status \(status))") }
+    }
+
+    private func removeControl(id: String) {
+        eventHandlers[id] = nil
+        guard let controls else { return }
+        _ = withStradaString(id) { controlID in controls.pointee.remove(host, hostInstance, controlID) }
+    }
+
+    func presentMenu(_ menu: ControlMenu, onChoice: @escaping @MainActor (Int?) -> Void) {
+        show(.menu(menu), id: menu.id) { event in
+            if case .chosen(let index) = event { onChoice(index) } else { onChoice(nil) }
+        }
+    }
+
+    func presentAlert(_ alert: ControlAlert, onAnswer: @escaping @MainActor (Bool) -> Void) {
+        show(.alert(alert), id: alert.id) { event in onAnswer(event == .confirmed) }
+    }
+
+    func showToast(_ message: String) { show(.toast(message), id: "toast") }
+    func setWindowTitle(_ title: String?, subtitle: String?) { show(.title(title, subtitle: subtitle), id: "title") }
+
+    func setSearch(_ search: ControlSearch, onChange: @escaping @MainActor (String) -> Void) {
+        show(.search(search), id: search.id) { event in
+            if case .changed(let text) = event { onChange(text) }
+        }
+    }
+
+    func removeSearch(id: String) { removeControl(id: id) }
+    func copyToClipboard(_ text: String) { show(.clipboard(text), id: "clipboard") }
+    func setColorScheme(_ scheme: ColorScheme) { show(.colorScheme(scheme), id: "colorScheme") }
+    func openInBrowser(_ url: String) { show(.openURL(url), id: "openURL") }
+    func dismissSilently(id: String) { removeControl(id: id) }
 
     // MARK: BridgeDestination
 

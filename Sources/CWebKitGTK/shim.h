@@ -3,6 +3,7 @@
 #define STRADA_CWEBKITGTK_SHIM_H
 #include <gtk/gtk.h>
 #include <webkit/webkit.h>
+#include <adwaita.h>
 #include <glib-unix.h>
 
 /* libdispatch's main-queue hooks (exported by libdispatch.so on Linux): an eventfd that becomes readable
@@ -19,4 +20,17 @@ static inline GtkWindow *strada_gtk_window(GtkWidget *widget) { return GTK_WINDO
 static inline GtkButton *strada_gtk_button(GtkWidget *widget) { return GTK_BUTTON(widget); }
 static inline GtkHeaderBar *strada_gtk_header_bar(GtkWidget *widget) { return GTK_HEADER_BAR(widget); }
 static inline WebKitWebView *strada_webkit_web_view(GtkWidget *widget) { return WEBKIT_WEB_VIEW(widget); }
+static inline GtkPopover *strada_gtk_popover(GtkWidget *widget) { return GTK_POPOVER(widget); }
+static inline GtkBox *strada_gtk_box(GtkWidget *widget) { return GTK_BOX(widget); }
+static inline GtkSearchBar *strada_gtk_search_bar(GtkWidget *widget) { return GTK_SEARCH_BAR(widget); }
+static inline GtkSearchEntry *strada_gtk_search_entry(GtkWidget *widget) { return GTK_SEARCH_ENTRY(widget); }
+static inline GtkEditable *strada_gtk_editable(GtkWidget *widget) { return GTK_EDITABLE(widget); }
+static inline AdwHeaderBar *strada_adw_header_bar(GtkWidget *widget) { return ADW_HEADER_BAR(widget); }
+static inline AdwWindowTitle *strada_adw_window_title(GtkWidget *widget) { return ADW_WINDOW_TITLE(widget); }
+static inline AdwToastOverlay *strada_adw_toast_overlay(GtkWidget *widget) { return ADW_TOAST_OVERLAY(widget); }
+static inline AdwMessageDialog *strada_adw_message_dialog(GtkWidget *widget) { return ADW_MESSAGE_DIALOG(widget); }
+/* "placeholder-text" of GtkSearchEntry (gtk_search_entry_set_placeholder_text is GTK 4.10+; Debian 12 has 4.8). */
+static inline void strada_set_placeholder_text(GtkWidget *widget, const char *text) {
+    g_object_set(G_OBJECT(widget), "placeholder-text", text, NULL);
+}
 #endif

@@ -9,6 +9,10 @@ public final class AutomationChannel {
     /// A command read from the input.
     public enum Command: Sendable, Equatable {
         case activate(control: String)
+        case choose(control: String, index: Int)
+        case dismiss(control: String)
+        case confirm(control: String)
+        case type(control: String, text: String)
         case reload
         case navigate(url: String)
         case listControls
@@ -50,6 +54,21 @@ public final class AutomationChannel {
                 return .failure(MalformedMessage(reason: "activate needs a string \"control\" (see the \"controls\" command)"))
             }
             return .success(.activate(control: control))
+        case "choose":
+            guard let control = value["control"]?.stringValue, case .number(let index)? = value["index"], index == index.rounded() else {
+                return .failure(MalformedMessage(reason: "choose needs a string \"control\" (a menu) and a number \"index\""))
+            }
+            return .success(.choose(control: control, index: Int(index)))
+        case "dismiss", "confirm":
+            guard let control = value["control"]?.stringValue else {
+                return .failure(MalformedMessage(reason: "\(name) needs a string \"control\" (see the \"controls\" command)"))
+            }
+            return .success(name == "dismiss" ? .dismiss(control: control) : .confirm(control: control))
+        case "type":
+            guard let control = value["control"]?.stringValue, let text = value["text"]?.stringValue else {
+                return .failure(MalformedMessage(reason: "type needs a string \"control\" (a search) and a string \"text\""))
+            }
+            return .success(.type(control: control, text: text))
         case "reload": return .success(.reload)
         case "quit": return .success(.quit)
         case "controls": return .success(.listControls)
@@ -67,7 +86,7 @@ public final class AutomationChannel {
             guard let path = value["path"]?.stringValue else { return .failure(MalformedMessage(reason: "screenshot needs a string \"path\" (a .png file)")) }
             return .success(.screenshot(path: path))
         default:
-            return .failure(MalformedMessage(reason: "unknown command \"\(name)\"; known: activate, call, controls, navigate, reload, screenshot, quit"))
+            return .failure(MalformedMessage(reason: "unknown command \"\(name)\"; known: activate, choose, dismiss, confirm, type, call, controls, navigate, reload, screenshot, quit"))
         }
     }
 
@@ -102,9 +121,14 @@ public final class AutomationChannel {
 
     public func report(_ change: ControlChange) {
         switch change {
-        case .added(let button): emit("control.added", ["control": Self.json(button)])
-        case .changed(let button): emit("control.changed", ["control": Self.json(button)])
+        case .added(let control): emit("control.added", ["control": control.json])
+        case .changed(let control): emit("control.changed", ["control": control.json])
         case .removed(let id): emit("control.removed", ["id": .string(id)])
+        case .toast(let message): emit("toast", ["message": .string(message)])
+        case .windowTitle(let title, let subtitle): emit("window.title", ["title": .string(title), "subtitle": subtitle.map(JSON.string) ?? .null])
+        case .clipboard(let text): emit("clipboard", ["text": .string(text)])
+        case .colorScheme(let scheme): emit("window.colorScheme", ["scheme": .string(scheme.rawValue)])
+        case .openedInBrowser(let url): emit("browser.opened", ["url": .string(url)])
         }
     }
 
@@ -123,11 +147,4 @@ public final class AutomationChannel {
         message.wire() ?? .object(["id": .string(message.id), "component": .string(message.component), "event": .string(message.event), "jsonData": .string(message.jsonData)])
     }
 
-    public static func json(_ button: HeaderButton) -> JSON {
-        .object([
-            "id": .string(button.id), "kind": "button", "title": .string(button.title),
-            "icon": button.iconName.map(JSON.string) ?? .null, "enabled": .bool(button.isEnabled),
-            "placement": .string(button.placement.rawValue), "style": .string(button.style.rawValue),
-        ])
-    }
 }

@@ -27,8 +27,8 @@ final class Page: BridgeDestination {
         ComponentControls(base: controls, idPrefix: componentName + ".")
     }
 
-    init(url: String, components: [ComponentRegistration], headerBar: HeaderBarControls, logger: Logger) {
-        controls = PageControls(headerBar: headerBar)
+    init(url: String, components: [ComponentRegistration], windowControls: WindowControls, logger: Logger) {
+        controls = PageControls(window: windowControls)
         delegate = BridgeDelegate(location: url, destination: self, components: components, logger: logger)
     }
 
@@ -50,7 +50,7 @@ final class Page: BridgeDestination {
 /// - same-document navigations (pushState, fragments, Turbo Drive visits) keep the page and its components.
 @MainActor
 public final class BrowserWindow {
-    public let controls: HeaderBarControls
+    public let controls: WindowControls
     public let bridge: Bridge
     /// Sees page events.
     public var onPageEvent: (@MainActor (PageEvent) -> Void)?
@@ -71,14 +71,12 @@ public final class BrowserWindow {
         let gtkWindow = strada_gtk_window(window)
         gtk_window_set_title(gtkWindow, title)
         gtk_window_set_default_size(gtkWindow, 960, 640)
-        let headerBarWidget = gtk_header_bar_new()!
-        gtk_window_set_titlebar(gtkWindow, headerBarWidget)
-        controls = HeaderBarControls(headerBar: strada_gtk_header_bar(headerBarWidget))
 
         let names = ComponentRegistration.uniqueNames(components)
         webView = WebView(userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: names))
         bridge = Bridge(webView: webView, logger: logger)
-        gtk_window_set_child(gtkWindow, webView.widget)
+        controls = WindowControls(window: window, webView: webView.widget, title: title)
+        controls.attachAnchorView(webView)
 
         webView.onMessage = { [bridge] text in bridge.receive(json: text) }
         let viewPointer = UnsafeMutableRawPointer(webView.view)
@@ -86,7 +84,7 @@ public final class BrowserWindow {
         onPointerSignal(viewPointer, "notify::title") { [weak self] _ in
             guard let self else { return }
             let pageTitle = self.webView.title
-            gtk_window_set_title(strada_gtk_window(self.window), pageTitle.isEmpty ? title : pageTitle)
+            self.controls.pageTitle = pageTitle
             self.onPageEvent?(.titleChanged(pageTitle))
         }
         onSignal(viewPointer, "close") { [weak self] in self?.onPageEvent?(.closeRequestedByPage) }
@@ -168,7 +166,7 @@ public final class BrowserWindow {
         case WEBKIT_LOAD_COMMITTED:
             let url = webView.currentURL ?? ""
             page?.close()
-            let newPage = Page(url: url, components: components, headerBar: controls, logger: logger)
+            let newPage = Page(url: url, components: components, windowControls: controls, logger: logger)
             page = newPage
             newPage.delegate.webViewDidBecomeActive(bridge)
             newPage.delegate.onViewDidLoad()

@@ -60,6 +60,14 @@ func onPointerSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ bo
     return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), body)
 }
 
+/// `(instance, const char *, user_data) -> void` signals: "response" of `AdwMessageDialog`.
+@discardableResult
+func onStringSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (String) -> Void) -> gulong {
+    typealias Handler = @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void
+    let trampoline: Handler = { _, argument, userData in invoke(userData, argument.map { String(cString: $0) } ?? "") }
+    return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), body)
+}
+
 /// `(instance, enum, user_data) -> void` signals: "load-changed", "web-process-terminated".
 @discardableResult
 func onEnumSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (UInt32) -> Void) -> gulong {

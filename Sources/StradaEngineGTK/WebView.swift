@@ -15,7 +15,7 @@ private final class EvaluationBox: @unchecked Sendable {  // created and consume
 /// A `WebKitWebView` with the bridge's adapter installed: the adapter script at document start in the top
 /// frame only, and the `strada` script-message channel whose payloads go to ``onMessage``.
 @MainActor
-final class WebView: BridgeWebView {
+final class WebView: BridgeWebView, AnchorView {
     static let channel = "strada"
 
     let widget: UnsafeMutablePointer<GtkWidget>

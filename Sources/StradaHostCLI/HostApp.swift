@@ -53,6 +53,7 @@ final class HostApp {
             channel?.report(traffic)
         }
         window.controls.observer = { change in channel?.report(change) }
+        if automation != nil { window.controls.launchesBrowser = false }
         window.onPageEvent = { [weak self] event in
             channel?.report(event)
             switch event {
@@ -134,12 +135,15 @@ final class HostApp {
     private func perform(_ command: AutomationChannel.Command) {
         switch command {
         case .activate(let id):
-            do {
-                try window.controls.activate(id: id)
-                automation?.emit("command.ok", ["command": "activate", "control": .string(id)])
-            } catch {
-                automation?.emit("command.error", ["command": "activate", "control": .string(id), "error": .string(error.description)])
-            }
+            act("activate", id) { (controls) throws(ControlActionError) in try controls.activate(id: id) }
+        case .choose(let id, let index):
+            act("choose", id) { (controls) throws(ControlActionError) in try controls.choose(id: id, index: index) }
+        case .dismiss(let id):
+            act("dismiss", id) { (controls) throws(ControlActionError) in try controls.dismiss(id: id) }
+        case .confirm(let id):
+            act("confirm", id) { (controls) throws(ControlActionError) in try controls.confirm(id: id) }
+        case .type(let id, let text):
+            act("type", id) { (controls) throws(ControlActionError) in try controls.type(id: id, text: text) }
         case .reload:
             window.reload()
             automation?.emit("command.ok", ["command": "reload"])
@@ -147,7 +151,7 @@ final class HostApp {
             window.load(url: url)
             automation?.emit("command.ok", ["command": "navigate", "url": .string(url)])
         case .listControls:
-            automation?.emit("controls", ["controls": .array(window.controls.buttons.map(AutomationChannel.json))])
+            automation?.emit("controls", ["controls": .array(window.controls.snapshots.map(\.json))])
         case .screenshot(let path):
             if window.saveScreenshot(to: path) {
                 automation?.emit("command.ok", ["command": "screenshot", "path": .string(path)])
@@ -167,6 +171,16 @@ final class HostApp {
             }
         case .quit:
             quit(0, "quit command")
+        }
+    }
+
+    /// Runs one automation action on a control and reports its outcome.
+    private func act(_ command: String, _ id: String, _ body: (WindowControls) throws(ControlActionError) -> Void) {
+        do {
+            try body(window.controls)
+            automation?.emit("command.ok", ["command": .string(command), "control": .string(id)])
+        } catch {
+            automation?.emit("command.error", ["command": .string(command), "control": .string(id), "error": .string(error.description)])
         }
     }
 

@@ -48,8 +48,25 @@ enum HostAPI {
 
     private static let getExtension: @convention(c) (UnsafePointer<strada_host_api_v1>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = { _, id in
         guard let id, let key = String(validatingCString: id) else { return nil }
+        if key == STRADA_CONTROLS_EXTENSION_V1 { return UnsafeRawPointer(controlsTable) }
         return UnsafeRawPointer(bitPattern: extensions.withLock { $0[key] ?? 0 })
     }
+
+    /// "dev.strada.controls/1": every control but buttons, described as JSON (strada_controls.h).
+    nonisolated(unsafe) static let controlsTable: UnsafeMutablePointer<strada_controls_v1> = {
+        let table = UnsafeMutablePointer<strada_controls_v1>.allocate(capacity: 1)
+        table.initialize(to: strada_controls_v1(
+            struct_size: UInt32(MemoryLayout<strada_controls_v1>.size), reserved: 0,
+            show: { _, handle, id, spec in
+                guard let id = id.string, !id.isEmpty, let spec = spec.string else { return STRADA_ERR_INVALID_ARGUMENT }
+                return withInstance(handle) { component in component.showControl(id: id, specJSON: spec) }
+            },
+            remove: { _, handle, id in
+                guard let id = id.string else { return STRADA_ERR_INVALID_ARGUMENT }
+                return withInstance(handle) { component in component.removeControl(id: id) }
+            }))
+        return table
+    }()
 
     // MARK: Instance registry (main thread only)
 

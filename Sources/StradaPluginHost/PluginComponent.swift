@@ -51,7 +51,9 @@ final class PluginComponent: BridgeComponent {
     override func onDestroy() {
         // The ABI promises the instance's controls are gone before destroy_instance.
         for id in buttonIDs.sorted() { controls?.removeButton(id: id) }
+        for id in controlIDs.sorted() { controls?.removeControl(id: id) }
         buttonIDs.removeAll()
+        controlIDs.removeAll()
         if let handle { HostAPI.unregister(handle) }
         handle = nil
         if let instance { descriptor.table.destroy_instance(instance) }
@@ -86,6 +88,44 @@ final class PluginComponent: BridgeComponent {
         buttonIDs.remove(id)
         controls.removeButton(id: id)
         return STRADA_OK
+    }
+
+    private var controlIDs: Set<String> = []
+
+    func showControl(id: String, specJSON: String) -> strada_status {
+        guard let controls else { return STRADA_ERR_GONE }
+        let spec: ControlSpec
+        do {
+            spec = try ControlSpec(id: id, json: JSON(parsing: specJSON))
+        } catch {
+            Strada.config.logger.warning("plugin \(descriptor.pluginID) sent an invalid control \(id): \(error)")
+            return STRADA_ERR_INVALID_ARGUMENT
+        }
+        controlIDs.insert(id)
+        controls.show(spec) { [weak self] event in self?.controlEvent(id: id, event) }
+        return STRADA_OK
+    }
+
+    func removeControl(id: String) -> strada_status {
+        guard let controls else { return STRADA_ERR_GONE }
+        controlIDs.remove(id)
+        controls.removeControl(id: id)
+        return STRADA_OK
+    }
+
+    private lazy var controlEvents: UnsafePointer<strada_control_events_v1>? = {
+        guard let lookup = descriptor.table.get_extension,
+            let table = lookup(descriptor.table.plugin_context, STRADA_CONTROL_EVENTS_EXTENSION_V1)
+        else { return nil }
+        let events = table.assumingMemoryBound(to: strada_control_events_v1.self)
+        return events.pointee.struct_size >= UInt32(MemoryLayout<strada_control_events_v1>.size) ? UnsafePointer(events) : nil
+    }()
+
+    private func controlEvent(id: String, _ event: ControlEvent) {
+        guard let instance, let events = controlEvents else { return }
+        withStradaString(id) { controlID in
+            withStradaString(event.json.serialized()) { json in events.pointee.control_event(instance, controlID, json) }
+        }
     }
 
     private func controlActivated(id: String) {

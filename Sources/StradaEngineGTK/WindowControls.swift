@@ -1,0 +1,509 @@
+import CWebKitGTK
+import Foundation
+public import StradaCore
+
+/// A native control as the automation channel sees it: id, kind and kind-specific properties.
+public struct ControlSnapshot: Sendable, Equatable {
+    public let id: String
+    /// "button", "menu", "dialog" or "search".
+    public let kind: String
+    public let properties: [String: JSON]
+
+    public var json: JSON {
+        var fields = properties
+        fields["id"] = .string(id)
+        fields["kind"] = .string(kind)
+        return .object(fields)
+    }
+}
+
+/// A change to the native controls, reported to the automation channel.
+public enum ControlChange: Sendable {
+    case added(ControlSnapshot)
+    case changed(ControlSnapshot)
+    case removed(id: String)
+    case toast(String)
+    case windowTitle(title: String, subtitle: String?)
+    case clipboard(String)
+    case colorScheme(ColorScheme)
+    case openedInBrowser(String)
+}
+
+/// Why an automation action on a control failed.
+public enum ControlActionError: Error, CustomStringConvertible, Sendable {
+    case noSuchControl(String)
+    case disabled(String)
+    case wrongKind(String, expected: String, actual: String)
+    case noSuchItem(String, Int)
+
+    public var description: String {
+        switch self {
+        case .noSuchControl(let id): "no native control with id \"\(id)\""
+        case .disabled(let id): "native control \"\(id)\" is disabled"
+        case .wrongKind(let id, let expected, let actual): "native control \"\(id)\" is a \(actual), not a \(expected)"
+        case .noSuchItem(let id, let index): "menu \"\(id)\" has no item with index \(index)"
+        }
+    }
+}
+
+/// The window's native controls, built from the GNOME platform's own widgets: buttons in the
+/// `AdwHeaderBar`, menus in `GtkPopover`s, dialogs as `AdwMessageDialog`s, toasts in an `AdwToastOverlay`,
+/// title and subtitle in an `AdwWindowTitle`, a `GtkSearchBar`, the clipboard and `AdwStyleManager`.
+/// Automation acts on them through GTK exactly as input would (activate, response, set text).
+@MainActor
+public final class WindowControls {
+    private struct ButtonEntry {
+        let widget: UnsafeMutablePointer<GtkWidget>
+        var button: HeaderButton
+        var onActivate: @MainActor () -> Void
+    }
+    private struct MenuEntry {
+        let popover: UnsafeMutablePointer<GtkWidget>
+        let menu: ControlMenu
+        var items: [Int: UnsafeMutablePointer<GtkWidget>]
+        var onChoice: (@MainActor (Int?) -> Void)?
+    }
+    private struct AlertEntry {
+        let dialog: UnsafeMutablePointer<GtkWidget>
+        let alert: ControlAlert
+        var onAnswer: (@MainActor (Bool) -> Void)?
+    }
+    private struct SearchEntry {
+        let search: ControlSearch
+        var onChange: @MainActor (String) -> Void
+    }
+
+    let window: UnsafeMutablePointer<GtkWidget>
+    let headerBar: UnsafeMutablePointer<GtkWidget>
+    let content: UnsafeMutablePointer<GtkWidget>
+    private let titleWidget: UnsafeMutablePointer<GtkWidget>
+    private let toastOverlay: UnsafeMutablePointer<GtkWidget>
+    private let searchBar: UnsafeMutablePointer<GtkWidget>
+    private let searchEntry: UnsafeMutablePointer<GtkWidget>
+    private weak var anchorView: (any AnchorView)?
+    private var buttons: [String: ButtonEntry] = [:]
+    private var menus: [String: MenuEntry] = [:]
+    private var alerts: [String: AlertEntry] = [:]
+    private var search: SearchEntry?
+    private var settingSearchText = false
+    /// Whether `openInBrowser` launches the desktop's browser (off under automation: it is only reported).
+    public var launchesBrowser = true
+    /// Sees every control added, changed or removed, and every one-shot effect.
+    public var observer: (@MainActor (ControlChange) -> Void)?
+    /// The page's own title, shown when no component set one.
+    var pageTitle = "" { didSet { updateTitle() } }
+    private var componentTitle: (title: String, subtitle: String?)?
+    private let defaultTitle: String
+
+    /// Builds the header bar, search bar and toast overlay around `webView` inside `window`.
+    init(window: UnsafeMutablePointer<GtkWidget>, webView: UnsafeMutablePointer<GtkWidget>, title: String) {
+        adw_init()
+        self.window = window
+        defaultTitle = title
+        headerBar = adw_header_bar_new()
+        titleWidget = adw_window_title_new(title, nil)
+        adw_header_bar_set_title_widget(strada_adw_header_bar(headerBar), titleWidget)
+        gtk_window_set_titlebar(strada_gtk_window(window), headerBar)
+
+        searchEntry = gtk_search_entry_new()
+        gtk_search_entry_set_search_delay(strada_gtk_search_entry(searchEntry), 0)
+        gtk_widget_set_hexpand(searchEntry, 1)
+        searchBar = gtk_search_bar_new()
+        gtk_search_bar_set_child(strada_gtk_search_bar(searchBar), searchEntry)
+        gtk_search_bar_connect_entry(strada_gtk_search_bar(searchBar), strada_gtk_editable(searchEntry))
+        gtk_widget_set_visible(searchBar, 0)
+
+        toastOverlay = adw_toast_overlay_new()
+        adw_toast_overlay_set_child(strada_adw_toast_overlay(toastOverlay), webView)
+        gtk_widget_set_vexpand(toastOverlay, 1)
+
+        content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        gtk_box_append(strada_gtk_box(content), searchBar)
+        gtk_box_append(strada_gtk_box(content), toastOverlay)
+        gtk_window_set_child(strada_gtk_window(window), content)
+
+        onSignal(UnsafeMutableRawPointer(searchEntry), "search-changed") { [weak self] in self?.searchChanged() }
+    }
+
+    /// Every control shown now, sorted by id.
+    public var snapshots: [ControlSnapshot] {
+        (buttons.values.map { Self.snapshot($0.button) }
+            + menus.values.map { Self.snapshot($0.menu) }
+            + alerts.values.map { Self.snapshot($0.alert) }
+            + (search.map { [Self.snapshot($0.search, text: currentSearchText)] } ?? []))
+            .sorted { $0.id < $1.id }
+    }
+
+    // MARK: Buttons
+
+    func setButton(_ button: HeaderButton, onActivate: @escaping @MainActor () -> Void) {
+        if var entry = buttons[button.id], entry.button.placement == button.placement {
+            apply(button, to: entry.widget)
+            entry.button = button
+            entry.onActivate = onActivate
+            buttons[button.id] = entry
+            observer?(.changed(Self.snapshot(button)))
+            return
+        }
+        if buttons[button.id] != nil { removeButton(id: button.id) }
+        let widget = gtk_button_new()!
+        apply(button, to: widget)
+        let id = button.id
+        onSignal(UnsafeMutableRawPointer(widget), "clicked") { [weak self] in self?.buttons[id]?.onActivate() }
+        switch button.placement {
+        case .start: adw_header_bar_pack_start(strada_adw_header_bar(headerBar), widget)
+        case .end: adw_header_bar_pack_end(strada_adw_header_bar(headerBar), widget)
+        }
+        buttons[button.id] = ButtonEntry(widget: widget, button: button, onActivate: onActivate)
+        observer?(.added(Self.snapshot(button)))
+    }
+
+    func removeButton(id: String) {
+        guard let entry = buttons.removeValue(forKey: id) else { return }
+        adw_header_bar_remove(strada_adw_header_bar(headerBar), entry.widget)
+        observer?(.removed(id: id))
+    }
+
+    private func apply(_ button: HeaderButton, to widget: UnsafeMutablePointer<GtkWidget>) {
+        let gtkButton = strada_gtk_button(widget)
+        if let icon = button.iconName, !icon.isEmpty {
+            gtk_button_set_icon_name(gtkButton, icon)
+            gtk_widget_set_tooltip_text(widget, button.title)
+        } else {
+            gtk_button_set_label(gtkButton, button.title)
+        }
+        gtk_widget_set_sensitive(widget, button.isEnabled ? 1 : 0)
+        gtk_widget_remove_css_class(widget, "suggested-action")
+        gtk_widget_remove_css_class(widget, "destructive-action")
+        switch button.style {
+        case .normal: break
+        case .suggested: gtk_widget_add_css_class(widget, "suggested-action")
+        case .destructive: gtk_widget_add_css_class(widget, "destructive-action")
+        }
+    }
+
+    // MARK: Menus
+
+    func presentMenu(_ menu: ControlMenu, onChoice: @escaping @MainActor (Int?) -> Void) {
+        if menus[menu.id] != nil { closeMenu(id: menu.id, notify: true) }
+        let popover = gtk_popover_new()!
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
+        if !menu.title.isEmpty {
+            let label = gtk_label_new(menu.title)!
+            gtk_widget_add_css_class(label, "heading")
+            gtk_widget_set_margin_bottom(label, 4)
+            gtk_box_append(strada_gtk_box(box), label)
+        }
+        var items: [Int: UnsafeMutablePointer<GtkWidget>] = [:]
+        let id = menu.id
+        for item in menu.items {
+            let button = gtk_button_new_with_label(item.title)!
+            gtk_widget_add_css_class(button, "flat")
+            gtk_box_append(strada_gtk_box(box), button)
+            let index = item.index
+            onSignal(UnsafeMutableRawPointer(button), "clicked") { [weak self] in self?.menuItemChosen(id: id, index: index) }
+            items[item.index] = button
+        }
+        gtk_popover_set_child(strada_gtk_popover(popover), box)
+        if let anchor = menu.anchor, let view = anchorView?.widget {
+            gtk_widget_set_parent(popover, view)
+            var rect = GdkRectangle(x: Int32(anchor.x), y: Int32(anchor.y), width: Int32(max(anchor.width, 1)), height: Int32(max(anchor.height, 1)))
+            gtk_popover_set_pointing_to(strada_gtk_popover(popover), &rect)
+        } else {
+            gtk_widget_set_parent(popover, titleWidget)
+        }
+        menus[menu.id] = MenuEntry(popover: popover, menu: menu, items: items, onChoice: onChoice)
+        onSignal(UnsafeMutableRawPointer(popover), "closed") { [weak self] in
+            // Dismissed by the user (click outside, Escape): report no choice, once.
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.closeMenu(id: id, notify: true) } }
+        }
+        gtk_popover_popup(strada_gtk_popover(popover))
+        observer?(.added(Self.snapshot(menu)))
+    }
+
+    private func menuItemChosen(id: String, index: Int) {
+        guard var entry = menus[id], let onChoice = entry.onChoice else { return }
+        entry.onChoice = nil
+        menus[id] = entry
+        onChoice(index)
+        closeMenu(id: id, notify: false)
+    }
+
+    /// Removes menu `id`; with `notify`, a pending choice handler gets `nil` (dismissed).
+    func closeMenu(id: String, notify: Bool) {
+        guard let entry = menus.removeValue(forKey: id) else { return }
+        gtk_popover_popdown(strada_gtk_popover(entry.popover))
+        gtk_widget_unparent(entry.popover)
+        observer?(.removed(id: id))
+        if notify { entry.onChoice?(nil) }
+    }
+
+    // MARK: Alerts
+
+    func presentAlert(_ alert: ControlAlert, onAnswer: @escaping @MainActor (Bool) -> Void) {
+        if alerts[alert.id] != nil { closeAlert(id: alert.id, answer: false) }
+        let dialog = adw_message_dialog_new(strada_gtk_window(window), alert.title, alert.message)!
+        let messageDialog = strada_adw_message_dialog(dialog)
+        adw_message_dialog_add_response(messageDialog, "dismiss", alert.dismissTitle)
+        adw_message_dialog_add_response(messageDialog, "confirm", alert.confirmTitle)
+        adw_message_dialog_set_response_appearance(messageDialog, "confirm", alert.isDestructive ? ADW_RESPONSE_DESTRUCTIVE : ADW_RESPONSE_SUGGESTED)
+        adw_message_dialog_set_default_response(messageDialog, "dismiss")
+        adw_message_dialog_set_close_response(messageDialog, "dismiss")
+        let id = alert.id
+        onStringSignal(UnsafeMutableRawPointer(dialog), "response") { [weak self] response in
+            self?.closeAlert(id: id, answer: response == "confirm")
+        }
+        alerts[alert.id] = AlertEntry(dialog: dialog, alert: alert, onAnswer: onAnswer)
+        gtk_window_present(strada_gtk_window(dialog))
+        observer?(.added(Self.snapshot(alert)))
+    }
+
+    /// Closes alert `id`; `answer` goes to its handler unless `nil` (page gone: nobody is told).
+    func closeAlert(id: String, answer: Bool?) {
+        guard let entry = alerts.removeValue(forKey: id) else { return }
+        gtk_window_destroy(strada_gtk_window(entry.dialog))
+        observer?(.removed(id: id))
+        if let answer { entry.onAnswer?(answer) }
+    }
+
+    // MARK: Toast, title, search, clipboard, colour scheme, browser
+
+    func showToast(_ message: String) {
+        let toast = adw_toast_new(message)
+        adw_toast_overlay_add_toast(strada_adw_toast_overlay(toastOverlay), toast)
+        observer?(.toast(message))
+    }
+
+    func setWindowTitle(_ title: String?, subtitle: String?) {
+        componentTitle = title.map { ($0, subtitle) }
+        updateTitle()
+    }
+
+    private func updateTitle() {
+        let title = componentTitle?.title ?? (pageTitle.isEmpty ? defaultTitle : pageTitle)
+        let subtitle = componentTitle?.subtitle
+        adw_window_title_set_title(strada_adw_window_title(titleWidget), title)
+        adw_window_title_set_subtitle(strada_adw_window_title(titleWidget), subtitle ?? "")
+        gtk_window_set_title(strada_gtk_window(window), title)
+        observer?(.windowTitle(title: title, subtitle: subtitle))
+    }
+
+    func setSearch(_ search: ControlSearch, onChange: @escaping @MainActor (String) -> Void) {
+        let isNew = self.search?.search.id != search.id
+        self.search = SearchEntry(search: search, onChange: onChange)
+        strada_set_placeholder_text(searchEntry, search.placeholder)
+        gtk_widget_set_visible(searchBar, 1)
+        gtk_search_bar_set_search_mode(strada_gtk_search_bar(searchBar), 1)
+        let snapshot = Self.snapshot(search, text: currentSearchText)
+        observer?(isNew ? .added(snapshot) : .changed(snapshot))
+    }
+
+    func removeSearch(id: String) {
+        guard search?.search.id == id else { return }
+        search = nil
+        settingSearchText = true
+        gtk_editable_set_text(strada_gtk_editable(searchEntry), "")
+        settingSearchText = false
+        gtk_search_bar_set_search_mode(strada_gtk_search_bar(searchBar), 0)
+        gtk_widget_set_visible(searchBar, 0)
+        observer?(.removed(id: id))
+    }
+
+    private var currentSearchText: String {
+        gtk_editable_get_text(strada_gtk_editable(searchEntry)).map { String(cString: $0) } ?? ""
+    }
+
+    private func searchChanged() {
+        guard !settingSearchText, let search else { return }
+        let text = currentSearchText
+        observer?(.changed(Self.snapshot(search.search, text: text)))
+        search.onChange(text)
+    }
+
+    func copyToClipboard(_ text: String) {
+        gdk_clipboard_set_text(gtk_widget_get_clipboard(window), text)
+        observer?(.clipboard(text))
+    }
+
+    func setColorScheme(_ scheme: ColorScheme) {
+        let adwScheme: AdwColorScheme = switch scheme {
+        case .light: ADW_COLOR_SCHEME_FORCE_LIGHT
+        case .dark: ADW_COLOR_SCHEME_FORCE_DARK
+        case .system: ADW_COLOR_SCHEME_DEFAULT
+        }
+        adw_style_manager_set_color_scheme(adw_style_manager_get_default(), adwScheme)
+        observer?(.colorScheme(scheme))
+    }
+
+    func openInBrowser(_ url: String) {
+        if launchesBrowser { gtk_show_uri(strada_gtk_window(window), url, 0) }
+        observer?(.openedInBrowser(url))
+    }
+
+    // MARK: Automation: acting on controls as a user would
+
+    /// Presses button `id` (`gtk_widget_activate` emits "clicked").
+    public func activate(id: String) throws(ControlActionError) {
+        guard let entry = buttons[id] else { throw try wrongKindOrMissing(id, expected: "button") }
+        guard entry.button.isEnabled, gtk_widget_is_sensitive(entry.widget) != 0 else { throw .disabled(id) }
+        gtk_widget_activate(entry.widget)
+    }
+
+    /// Chooses the item with `index` in menu `id` by activating its row.
+    public func choose(id: String, index: Int) throws(ControlActionError) {
+        guard let entry = menus[id] else { throw try wrongKindOrMissing(id, expected: "menu") }
+        guard let item = entry.items[index] else { throw .noSuchItem(id, index) }
+        gtk_widget_activate(item)
+    }
+
+    /// Dismisses menu or dialog `id` as Escape would.
+    public func dismiss(id: String) throws(ControlActionError) {
+        if let entry = menus[id] {
+            gtk_popover_popdown(strada_gtk_popover(entry.popover))
+            closeMenu(id: id, notify: true)
+        } else if let entry = alerts[id] {
+            adw_message_dialog_response(strada_adw_message_dialog(entry.dialog), "dismiss")
+        } else {
+            throw try wrongKindOrMissing(id, expected: "menu or dialog")
+        }
+    }
+
+    /// Confirms dialog `id` (its "confirm" response).
+    public func confirm(id: String) throws(ControlActionError) {
+        guard let entry = alerts[id] else { throw try wrongKindOrMissing(id, expected: "dialog") }
+        adw_message_dialog_response(strada_adw_message_dialog(entry.dialog), "confirm")
+    }
+
+    /// Types `text` into search `id` (replacing its text; "search-changed" follows).
+    public func type(id: String, text: String) throws(ControlActionError) {
+        guard search?.search.id == id else { throw try wrongKindOrMissing(id, expected: "search") }
+        gtk_editable_set_text(strada_gtk_editable(searchEntry), text)
+    }
+
+    private func wrongKindOrMissing(_ id: String, expected: String) throws(ControlActionError) -> ControlActionError {
+        if let actual = snapshots.first(where: { $0.id == id }) { return .wrongKind(id, expected: expected, actual: actual.kind) }
+        return .noSuchControl(id)
+    }
+
+    func attachAnchorView(_ view: any AnchorView) { anchorView = view }
+
+    // MARK: Snapshots
+
+    static func snapshot(_ button: HeaderButton) -> ControlSnapshot {
+        ControlSnapshot(id: button.id, kind: "button", properties: [
+            "title": .string(button.title), "icon": button.iconName.map(JSON.string) ?? .null, "enabled": .bool(button.isEnabled),
+            "placement": .string(button.placement.rawValue), "style": .string(button.style.rawValue),
+        ])
+    }
+
+    static func snapshot(_ menu: ControlMenu) -> ControlSnapshot {
+        var properties: [String: JSON] = [
+            "title": .string(menu.title),
+            "items": .array(menu.items.map { ["title": .string($0.title), "index": .number(Double($0.index))] }),
+        ]
+        if let anchor = menu.anchor {
+            properties["anchor"] = ["x": .number(anchor.x), "y": .number(anchor.y), "width": .number(anchor.width), "height": .number(anchor.height)]
+        }
+        return ControlSnapshot(id: menu.id, kind: "menu", properties: properties)
+    }
+
+    static func snapshot(_ alert: ControlAlert) -> ControlSnapshot {
+        ControlSnapshot(id: alert.id, kind: "dialog", properties: [
+            "title": .string(alert.title), "message": alert.message.map(JSON.string) ?? .null,
+            "confirm": .string(alert.confirmTitle), "dismiss": .string(alert.dismissTitle), "destructive": .bool(alert.isDestructive),
+        ])
+    }
+
+    static func snapshot(_ search: ControlSearch, text: String) -> ControlSnapshot {
+        ControlSnapshot(id: search.id, kind: "search", properties: ["placeholder": .string(search.placeholder), "text": .string(text)])
+    }
+}
+
+/// The widget menus with an anchor point into (the web view).
+@MainActor
+protocol AnchorView: AnyObject {
+    var widget: UnsafeMutablePointer<GtkWidget> { get }
+}
+
+/// One page's view of the window's controls: remembers what the page created so all of it goes when the
+/// page goes — silently: a control never answers a page that is gone.
+@MainActor
+final class PageControls: NativeControls {
+    private let window: WindowControls
+    private var buttonIDs: Set<String> = []
+    private var menuIDs: Set<String> = []
+    private var alertIDs: Set<String> = []
+    private var searchIDs: Set<String> = []
+    private var setTitle = false
+    private var setScheme = false
+
+    init(window: WindowControls) {
+        self.window = window
+    }
+
+    func setButton(_ button: HeaderButton, onActivate: @escaping @MainActor () -> Void) {
+        buttonIDs.insert(button.id)
+        window.setButton(button, onActivate: onActivate)
+    }
+
+    func removeButton(id: String) {
+        buttonIDs.remove(id)
+        window.removeButton(id: id)
+    }
+
+    func presentMenu(_ menu: ControlMenu, onChoice: @escaping @MainActor (Int?) -> Void) {
+        menuIDs.insert(menu.id)
+        window.presentMenu(menu, onChoice: onChoice)
+    }
+
+    func presentAlert(_ alert: ControlAlert, onAnswer: @escaping @MainActor (Bool) -> Void) {
+        alertIDs.insert(alert.id)
+        window.presentAlert(alert, onAnswer: onAnswer)
+    }
+
+    func showToast(_ message: String) { window.showToast(message) }
+
+    func setWindowTitle(_ title: String?, subtitle: String?) {
+        setTitle = true
+        window.setWindowTitle(title, subtitle: subtitle)
+    }
+
+    func setSearch(_ search: ControlSearch, onChange: @escaping @MainActor (String) -> Void) {
+        searchIDs.insert(search.id)
+        window.setSearch(search, onChange: onChange)
+    }
+
+    func removeSearch(id: String) {
+        searchIDs.remove(id)
+        window.removeSearch(id: id)
+    }
+
+    func copyToClipboard(_ text: String) { window.copyToClipboard(text) }
+
+    func setColorScheme(_ scheme: ColorScheme) {
+        setScheme = true
+        window.setColorScheme(scheme)
+    }
+
+    func openInBrowser(_ url: String) { window.openInBrowser(url) }
+
+    func dismissSilently(id: String) {
+        menuIDs.remove(id)
+        alertIDs.remove(id)
+        window.closeMenu(id: id, notify: false)
+        window.closeAlert(id: id, answer: nil)
+    }
+
+    /// The page is gone: remove everything it showed without telling its components.
+    func removeAll() {
+        for id in buttonIDs.sorted() { window.removeButton(id: id) }
+        for id in menuIDs.sorted() { window.closeMenu(id: id, notify: false) }
+        for id in alertIDs.sorted() { window.closeAlert(id: id, answer: nil) }
+        for id in searchIDs.sorted() { window.removeSearch(id: id) }
+        if setTitle { window.setWindowTitle(nil, subtitle: nil) }
+        if setScheme { window.setColorScheme(.system) }
+        buttonIDs.removeAll(); menuIDs.removeAll(); alertIDs.removeAll(); searchIDs.removeAll()
+        setTitle = false
+        setScheme = false
+    }
+}
