@@ -7,6 +7,9 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The first-party components, each built as its own shared library from `Plugins/<Name>/`.
+let firstPartyPlugins = ["Form", "Menu", "OverflowMenu", "Button", "Alert", "Toast", "Page", "Search", "Share", "Theme"]
+
 let package = Package(
     name: "StradaLinux",
     platforms: [.macOS(.v14)],
@@ -16,7 +19,7 @@ let package = Package(
         .library(name: "StradaPluginSDK", targets: ["StradaPluginSDK"]),
         .library(name: "StradaTesting", targets: ["StradaTesting"]),
         // Runtime component plugins: each one its own shared library, loaded by the host with dlopen.
-        .library(name: "StradaFormPlugin", type: .dynamic, targets: ["StradaFormPlugin"]),
+    ] + firstPartyPlugins.map { .library(name: "Strada\($0)Plugin", type: .dynamic, targets: ["Strada\($0)Plugin"]) } + [
         // Benchmark-only plugin: replies to every message with the message itself.
         .library(name: "StradaEchoPlugin", type: .dynamic, targets: ["StradaEchoPlugin"]),
     ],
@@ -75,13 +78,10 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+    ] + firstPartyPlugins.map { name in
         // First-party component plugins (runtime plugins, not SwiftPM package plugins).
-        .target(
-            name: "StradaFormPlugin",
-            dependencies: ["StradaPluginSDK", "StradaCore"],
-            path: "Plugins/Form",
-            swiftSettings: strictSwift
-        ),
+        .target(name: "Strada\(name)Plugin", dependencies: ["StradaPluginSDK", "StradaCore"], path: "Plugins/\(name)", swiftSettings: strictSwift)
+    } + [
         .target(
             name: "StradaEchoPlugin",
             dependencies: ["StradaPluginSDK", "StradaCore"],

@@ -1,0 +1,57 @@
+import StradaCore
+
+/// A header-bar button at the start or end, with a title or a freedesktop icon.
+///
+/// Web → native: `connect {title, image?, side?: "left"|"right"}` (also the events `left` / `right` with
+/// `{title, image?}`), `disconnect`. Native → web: an empty reply to the event that made the button, on press.
+final class ButtonComponent: BridgeComponent {
+    nonisolated override class var name: String { "button" }
+
+    override func onReceive(message: Message) {
+        guard let event = Event(rawValue: message.event) else { return }
+        switch event {
+        case .connect: show(message: message, side: nil)
+        case .left: show(message: message, side: .left)
+        case .right: show(message: message, side: .right)
+        case .disconnect: removeAll()
+        }
+    }
+
+    // MARK: Private
+
+    private enum Event: String {
+        case connect, left, right, disconnect
+    }
+
+    private var shownIDs: Set<String> = []
+
+    private func show(message: Message, side explicitSide: Side?) {
+        guard let data: MessageData = message.data() else { return }
+        let side = explicitSide ?? data.side ?? .right
+        let id = "button-\(side.rawValue)"
+        let button = HeaderButton(
+            id: id, title: data.title ?? "", iconName: data.image, placement: side == .left ? .start : .end)
+        let event = message.event
+        shownIDs.insert(id)
+        controls?.setButton(button) { [weak self] in _ = self?.reply(to: event, with: "{}") }
+    }
+
+    private func removeAll() {
+        for id in shownIDs { controls?.removeButton(id: id) }
+        shownIDs.removeAll()
+    }
+}
+
+// MARK: Message data
+
+extension ButtonComponent {
+    enum Side: String, Decodable {
+        case left, right
+    }
+
+    struct MessageData: Decodable {
+        let title: String?
+        let image: String?
+        let side: Side?
+    }
+}

@@ -1,0 +1,36 @@
+import StradaCore
+
+/// The application's colour scheme, as the page asks: light, dark, or the desktop's (`null`).
+///
+/// Web → native: `connect {theme: "light"|"dark"|null}`. No reply. The scheme returns to the desktop's
+/// when the page goes away.
+final class ThemeComponent: BridgeComponent {
+    nonisolated override class var name: String { "theme" }
+
+    override func onReceive(message: Message) {
+        guard let event = Event(rawValue: message.event) else { return }
+        switch event {
+        case .connect: handleConnect(message: message)
+        }
+    }
+
+    // MARK: Private
+
+    private enum Event: String {
+        case connect
+    }
+
+    private func handleConnect(message: Message) {
+        let data: MessageData? = message.data()
+        let scheme = data?.theme.flatMap(ColorScheme.init(rawValue:)) ?? .system
+        controls?.setColorScheme(scheme)
+    }
+}
+
+// MARK: Message data
+
+extension ThemeComponent {
+    struct MessageData: Decodable {
+        let theme: String?
+    }
+}
