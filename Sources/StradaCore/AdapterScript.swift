@@ -2,15 +2,61 @@
 /// says "ready" through the message channel, and attaches to whichever web library the page loads
 /// (`window.HotwireNative.web` or `window.Strada.web`), before or after this script ran.
 public enum AdapterScript {
-    /// The adapter source for `platform`, posting to the engine's script-message handler `channel`.
-    public static func source(platform: String = "linux", channel: String = "strada") -> String {
-        let platformLiteral = JSON.string(platform).serialized()
+    /// The DOM event the page-world adapter hands messages to the relay with.
+    public static let relayEvent = "strada-linux:post"
+    /// The adapter asks whether the relay is there; the relay answers with ``relayReadyEvent``. The two
+    /// scripts live in different worlds, and WebKit does not order their injection, so either may run first.
+    static let helloEvent = "strada-linux:hello"
+    static let relayReadyEvent = "strada-linux:relay"
+
+    /// The relay: runs in an isolated script world (invisible to the page's scripts and to iframes), in the
+    /// top frame only, and is the only code that can reach the engine's message handler `channel`.
+    /// It forwards the JSON text the adapter dispatches on `document`.
+    public static func relaySource(channel: String = "strada") -> String {
         let channelLiteral = JSON.string(channel).serialized()
+        let eventLiteral = JSON.string(relayEvent).serialized()
+        return """
+        (function () {
+          "use strict";
+          var handler = window.webkit.messageHandlers[\(channelLiteral)];
+          document.addEventListener(\(eventLiteral), function (event) {
+            if (typeof event.detail === "string") handler.postMessage(event.detail);
+          }, true);
+          function announce() { document.dispatchEvent(new CustomEvent(\(JSON.string(relayReadyEvent).serialized()))); }
+          document.addEventListener(\(JSON.string(helloEvent).serialized()), announce, true);
+          announce();
+        })();
+        """
+    }
+
+    /// The adapter source for `platform`. It runs in the page's world and sends each message as JSON text
+    /// to the relay (``relaySource(channel:)``) through a DOM event on `document`.
+    public static func source(platform: String = "linux") -> String {
+        let platformLiteral = JSON.string(platform).serialized()
+        let eventLiteral = JSON.string(relayEvent).serialized()
         return """
         (function () {
           "use strict";
           if (window.nativeBridge && window.nativeBridge.__stradaLinux) return;
-          var channel = window.webkit.messageHandlers[\(channelLiteral)];
+          var dispatch = document.dispatchEvent.bind(document);
+          var stringify = JSON.stringify;
+          var relayed = false;
+          var waiting = [];
+          function send(text) { dispatch(new CustomEvent(\(eventLiteral), { detail: text })); }
+          document.addEventListener(\(JSON.string(relayReadyEvent).serialized()), function () {
+            if (relayed) return;
+            relayed = true;
+            var queued = waiting;
+            waiting = [];
+            for (var i = 0; i < queued.length; i++) send(queued[i]);
+          }, true);
+          var channel = {
+            postMessage: function (message) {
+              var text = stringify(message);
+              if (relayed) send(text); else waiting.push(text);
+            }
+          };
+          dispatch(new CustomEvent(\(JSON.string(helloEvent).serialized())));
           var resolveRegistered;
           var registered = new Promise(function (resolve) { resolveRegistered = resolve; });
           var attachedTo = null;

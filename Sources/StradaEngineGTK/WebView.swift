@@ -17,6 +17,8 @@ private final class EvaluationBox: @unchecked Sendable {  // created and consume
 @MainActor
 final class WebView: BridgeWebView, AnchorView {
     static let channel = "strada"
+    /// The isolated script world the message handler and relay live in.
+    static let world = "strada-linux"
 
     let widget: UnsafeMutablePointer<GtkWidget>
     let view: UnsafeMutablePointer<WebKitWebView>
@@ -41,20 +43,49 @@ final class WebView: BridgeWebView, AnchorView {
             webkit_settings_set_hardware_acceleration_policy(settings, WEBKIT_HARDWARE_ACCELERATION_POLICY_NEVER)
         }
         setUserAgentSuffix(userAgentSuffix)
+        if ProcessInfo.processInfo.environment["STRADA_CONSOLE"] == "1" {
+            webkit_settings_set_enable_write_console_messages_to_stdout(settings, 1)
+        }
 
-        let script = webkit_user_script_new(
-            AdapterScript.source(platform: "linux", channel: Self.channel),
-            WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)
-        webkit_user_content_manager_add_script(contentManager, script)
-        webkit_user_script_unref(script)
-        webkit_user_content_manager_register_script_message_handler(contentManager, Self.channel, nil)
+        // The message handler lives in an isolated world: the page's scripts and iframes cannot post to it.
+        // Only the relay (isolated world, top frame) can; the page-world adapter reaches the relay through a
+        // DOM event on the top document, which cross-origin iframes cannot dispatch.
+        webkit_user_content_manager_register_script_message_handler(contentManager, Self.channel, Self.world)
         onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.channel)") { [weak self] value in
-            guard let self, let value, let json = jsc_value_to_json(value, 0) else { return }
-            let text = String(cString: json)
-            g_free(json)
+            guard let self, let value, let text = Self.text(of: value) else { return }
             if let recorder = self.arrivalRecorder { recorder(Self.channel, DispatchTime.now().uptimeNanoseconds, text) }
             self.onMessage?(text)
         }
+        installUserScripts(allowList: [])
+    }
+
+    /// The relay (isolated world) and the adapter (page world), top frame only, at document start, on pages
+    /// whose URL matches `allowList` (WebKit URL patterns such as "https://app.example/*"; empty: every page).
+    func installUserScripts(allowList: [String]) {
+        webkit_user_content_manager_remove_all_scripts(contentManager)
+        withCStringArray(allowList) { patterns in
+            let relay = webkit_user_script_new_for_world(
+                AdapterScript.relaySource(channel: Self.channel), WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, Self.world, patterns, nil)
+            webkit_user_content_manager_add_script(contentManager, relay)
+            webkit_user_script_unref(relay)
+            let adapter = webkit_user_script_new(
+                AdapterScript.source(platform: "linux"), WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, patterns, nil)
+            webkit_user_content_manager_add_script(contentManager, adapter)
+            webkit_user_script_unref(adapter)
+        }
+    }
+
+    /// The payload as JSON text: the relay posts strings holding JSON; anything else is serialised.
+    private static func text(of value: OpaquePointer) -> String? {
+        if jsc_value_is_string(value) != 0, let raw = jsc_value_to_string(value) {
+            defer { g_free(raw) }
+            return String(cString: raw)
+        }
+        guard let json = jsc_value_to_json(value, 0) else { return nil }
+        defer { g_free(json) }
+        return String(cString: json)
     }
 
     /// Benchmarks only: a bare engine echo with no bridge, the floor the bridge is measured against.
@@ -120,4 +151,13 @@ final class WebView: BridgeWebView, AnchorView {
         let box = Unmanaged.passRetained(EvaluationBox(completion)).toOpaque()
         webkit_web_view_evaluate_javascript(view, javaScript, -1, nil, nil, nil, done, box)
     }
+}
+
+/// Calls `body` with a NULL-terminated C array of `strings` (NULL itself when `strings` is empty).
+func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
+    guard !strings.isEmpty else { return body(nil) }
+    let copies = strings.map { UnsafePointer(strdup($0)) }
+    defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+    let array = copies + [nil]
+    return array.withUnsafeBufferPointer { body($0.baseAddress) }
 }

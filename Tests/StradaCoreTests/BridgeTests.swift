@@ -61,9 +61,13 @@ struct UserAgentTests {
             == "MyApp/2.1 StradaLinux/1.0 (Hotwire Native Linux; Turbo Native Linux; bridge-components: [form])")
     }
 
-    @Test func theAdapterScriptUsesThePlatformAndChannel() {
-        let source = AdapterScript.source(platform: "linux", channel: "strada")
-        #expect(source.contains(#"platform: "linux""#))
-        #expect(source.contains(#"window.webkit.messageHandlers["strada"]"#))
+    @Test func theAdapterHasThePlatformAndOnlyTheRelayReachesTheChannel() {
+        let adapter = AdapterScript.source(platform: "linux")
+        #expect(adapter.contains(#"platform: "linux""#))
+        #expect(!adapter.contains("messageHandlers"))
+        #expect(adapter.contains(AdapterScript.relayEvent))
+        let relay = AdapterScript.relaySource(channel: "strada")
+        #expect(relay.contains(#"window.webkit.messageHandlers["strada"]"#))
+        #expect(relay.contains(AdapterScript.relayEvent))
     }
 }
