@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// The third-party examples in `Examples/`, each built from outside the package exactly as its README
+/// says (`make`, `build.sh`, `swift build --package-path`), copied into a fresh plugins directory and
+/// driven in the real host through the automation channel.
+@Suite(.serialized)
+struct ThirdPartyPluginTests {
+    @Test func aPluginWrittenInCBuiltWithMakeCountsPressesOfItsHeaderButton() async throws {
+        let output = try ExampleBuild.temporaryDirectory("c-plugin")
+        defer { ExampleBuild.remove(output) }
+        try await ExampleBuild.run("make", ["-C", Repository.path("Examples/c-plugin"), "BUILD_DIR=\(output)"])
+        try await expectCounter(
+            plugin: (output as NSString).appendingPathComponent("libcounter_c.so"),
+            page: Repository.path("Examples/c-plugin/index.html"),
+            component: "counter", pluginID: "dev.example.counter-c")
+    }
+
+    @Test(.enabled(if: ExampleBuild.isOnPath("rustc"), "rustc is not on PATH: install Rust to build Examples/rust-plugin"))
+    func aPluginWrittenInRustBuiltWithPlainRustcCountsPressesOfItsHeaderButton() async throws {
+        let output = try ExampleBuild.temporaryDirectory("rust-plugin")
+        defer { ExampleBuild.remove(output) }
+        try await ExampleBuild.run("sh", [Repository.path("Examples/rust-plugin/build.sh"), output])
+        try await expectCounter(
+            plugin: (output as NSString).appendingPathComponent("libcounter_rs.so"),
+            page: Repository.path("Examples/rust-plugin/index.html"),
+            component: "counter-rs", pluginID: "dev.example.counter-rs")
+    }
+
+    @Test func aPluginWrittenInSwiftAsItsOwnPackageGreetsTheNameThePageSends() async throws {
+        let scratch = try ExampleBuild.temporaryDirectory("swift-plugin")
+        defer { ExampleBuild.remove(scratch) }  // the host loads its own copy from the plugins directory
+        try await ExampleBuild.run("swift", ["build", "--package-path", Repository.path("Examples/swift-plugin"), "--scratch-path", scratch], timeout: 900)
+        let plugin = (scratch as NSString).appendingPathComponent("debug/libGreetingPlugin.so")
+        let host = try HostProcess(page: Repository.path("Examples/swift-plugin/index.html"), arguments: ["--plugins", try ExampleBuild.pluginsDirectory(with: plugin)])
+
+        let ready = try await host.waitFor("host.ready")
+        #expect(ready["components"] as? [String] == ["greeting"])
+        #expect((ready["plugins"] as? [[String: Any]])?.first?["id"] as? String == "dev.example.greeting")
+
+        let connect = try await host.waitFor("bridge.received") { $0.bridgeMessage?["event"] as? String == "connect" }
+        #expect(connect.bridgeMessage?.messageData?["name"] as? String == "Ada")
+        let reply = try await host.waitFor("bridge.sent")
+        #expect(reply.bridgeMessage?["id"] as? String == connect.bridgeMessage?["id"] as? String)
+        #expect(reply.bridgeMessage?.messageData?["greeting"] as? String == "Hello, Ada!")
+        try await host.waitFor("page.title") { $0["title"] as? String == "Hello, Ada!" }
+
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    /// The counter examples (C and Rust) behave the same: connect shows `<component>.count`; every press
+    /// replies to that connect with the next count, which the page puts in its title.
+    private func expectCounter(plugin: String, page: String, component: String, pluginID: String) async throws {
+        let host = try HostProcess(page: page, arguments: ["--plugins", try ExampleBuild.pluginsDirectory(with: plugin)])
+
+        let ready = try await host.waitFor("host.ready")
+        #expect(ready["components"] as? [String] == [component])
+        #expect((ready["plugins"] as? [[String: Any]])?.first?["id"] as? String == pluginID)
+
+        let connect = try await host.waitFor("bridge.received") { $0.bridgeMessage?["event"] as? String == "connect" }
+        let added = try await host.waitFor("control.added")
+        let control = try #require(added["control"] as? [String: Any])
+        #expect(control["id"] as? String == "\(component).count")
+        #expect(control["title"] as? String == "Count")
+        #expect(control["enabled"] as? Bool == true)
+        try await host.waitFor("page.finished")
+
+        for count in 1...2 {
+            try host.send(["command": "activate", "control": "\(component).count"])
+            let reply = try await host.waitFor("bridge.sent") { $0.bridgeMessage?.messageData?["count"] as? Int == count }
+            #expect(reply.bridgeMessage?["id"] as? String == connect.bridgeMessage?["id"] as? String)
+            #expect(reply.bridgeMessage?["event"] as? String == "connect")
+            try await host.waitFor("page.title") { $0["title"] as? String == "count \(count)" }
+        }
+        #expect(host.events.filter { $0["event"] as? String == "command.error" }.isEmpty)
+
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    /// `message` of a bridge event.
+    fileprivate var bridgeMessage: [String: Any]? { self["message"] as? [String: Any] }
+    /// `data` of a message.
+    fileprivate var messageData: [String: Any]? { self["data"] as? [String: Any] }
+}
+
+/// Builds examples as a third party would: their own build commands, run as child processes.
+enum ExampleBuild {
+    struct Failed: Error, CustomStringConvertible {
+        let command: String
+        let status: Int32
+        let output: String
+        var description: String { "`\(command)` exited with \(status):\n\(output)" }
+    }
+
+    /// Whether `tool` is an executable on PATH.
+    static func isOnPath(_ tool: String) -> Bool {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
+
+    static func temporaryDirectory(_ label: String) throws -> String {
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Removes a build folder (a Swift scratch folder is hundreds of megabytes).
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+
+    /// A fresh plugins directory holding a copy of `plugin`.
+    static func pluginsDirectory(with plugin: String) throws -> String {
+        let directory = try PluginsDirectory.make(plugins: [])
+        try FileManager.default.copyItem(atPath: plugin, toPath: (directory as NSString).appendingPathComponent((plugin as NSString).lastPathComponent))
+        return directory
+    }
+
+    /// Runs `tool arguments` (found on PATH); throws with its output when it fails or outlives `timeout`.
+    static func run(_ tool: String, _ arguments: [String], timeout: Double = 300) async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+        let collected = Collected()
+        output.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
+        try process.run()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+        collected.append(output.fileHandleForReading.readDataToEndOfFile())
+        let command = ([tool] + arguments).joined(separator: " ")
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+            throw Failed(command: command, status: process.terminationStatus, output: collected.text)
+        }
+    }
+
+    private final class Collected: @unchecked Sendable {  // guarded by `lock`
+        private let lock = NSLock()
+        private var data = Data()
+        func append(_ more: Data) { lock.withLock { data.append(more) } }
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    }
+}
