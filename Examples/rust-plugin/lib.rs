@@ -91,6 +91,7 @@ pub struct StradaHostApiV1 {
     set_button: Option<unsafe extern "C" fn(*const StradaHostApiV1, *mut HostInstance, *const StradaButtonV1) -> StradaStatus>,
     remove_button: Option<unsafe extern "C" fn(*const StradaHostApiV1, *mut HostInstance, StradaString) -> StradaStatus>,
     get_extension: Option<unsafe extern "C" fn(*const StradaHostApiV1, *const c_char) -> *const c_void>,
+    reply_to_event: Option<unsafe extern "C" fn(*const StradaHostApiV1, *mut HostInstance, StradaString, StradaString) -> StradaStatus>,
 }
 
 /// `strada_plugin_v1`: owned by the plugin; must stay valid until shutdown (here: a static).
@@ -120,12 +121,13 @@ mod layout_checks {
     use std::mem::{offset_of, size_of};
     const _: () = assert!(size_of::<StradaString>() == 16);
     const _: () = assert!(size_of::<StradaButtonV1>() == 64);
-    const _: () = assert!(size_of::<StradaHostApiV1>() == 80);
+    const _: () = assert!(size_of::<StradaHostApiV1>() == 88);
     const _: () = assert!(size_of::<StradaPluginV1>() == 104);
     const _: () = assert!(offset_of!(StradaButtonV1, enabled) == 56);
     const _: () = assert!(offset_of!(StradaHostApiV1, reply) == 24);
     const _: () = assert!(offset_of!(StradaHostApiV1, remove_button) == 64);
     const _: () = assert!(offset_of!(StradaHostApiV1, get_extension) == 72);
+    const _: () = assert!(offset_of!(StradaHostApiV1, reply_to_event) == 80);
     const _: () = assert!(offset_of!(StradaPluginV1, create_instance) == 48);
     const _: () = assert!(offset_of!(StradaPluginV1, shutdown) == 88);
     const _: () = assert!(offset_of!(StradaPluginV1, get_extension) == 96);

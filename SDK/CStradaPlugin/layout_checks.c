@@ -16,7 +16,7 @@ PIN_OFFSET(strada_button_v1, icon_name, 40);
 PIN_OFFSET(strada_button_v1, enabled, 56);
 PIN_OFFSET(strada_button_v1, style, 57);
 
-PIN_SIZE(strada_host_api_v1, 80);
+PIN_SIZE(strada_host_api_v1, 88);
 PIN_OFFSET(strada_host_api_v1, host_context, 16);
 PIN_OFFSET(strada_host_api_v1, reply, 24);
 PIN_OFFSET(strada_host_api_v1, log, 32);
@@ -25,6 +25,7 @@ PIN_OFFSET(strada_host_api_v1, run_on_main_thread, 48);
 PIN_OFFSET(strada_host_api_v1, set_button, 56);
 PIN_OFFSET(strada_host_api_v1, remove_button, 64);
 PIN_OFFSET(strada_host_api_v1, get_extension, 72);
+PIN_OFFSET(strada_host_api_v1, reply_to_event, 80);
 
 PIN_SIZE(strada_plugin_v1, 104);
 PIN_OFFSET(strada_plugin_v1, component_count, 12);

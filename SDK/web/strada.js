@@ -1,242 +1,471 @@
 /*
  * Strada for Linux — web library.
  *
- * Our own implementation of the page side of the Strada protocol (see PROTOCOL.md), API-compatible with
- * @hotwired/strada: `window.Strada.web` (the web bridge), `Strada.BridgeComponent`, `Strada.BridgeElement`.
- * A classic script (works from file:// and without a bundler); no dependencies.
+ * Our own implementation of the page side of the Strada protocol (PROTOCOL.md), API-compatible with
+ * @hotwired/strada 1.0.0-beta1 and @hotwired/hotwire-native-bridge 1.x. A classic script: works from
+ * file://, without a bundler and without dependencies. See SDK/web/README.md.
  *
- * Framework-free components: subclass `Strada.BridgeComponent`, set `static component = "form"`, and call
- * `Strada.registerComponent(FormComponent)`. Every element whose `data-controller` contains
- * `bridge--form` then gets an instance (connect()/disconnect() follow the element), when the native app
- * announces the component in its user agent and the page does not opt out for this platform.
+ *   window.Strada.web            the web bridge (also window.HotwireNative.web and window.webBridge)
+ *   Strada.BridgeComponent       base class of web components: a Stimulus Controller subclass when Stimulus
+ *                                is present (window.Stimulus.Controller, or Strada.useStimulus(...)),
+ *                                otherwise a framework-free class
+ *   Strada.BridgeElement         helpers over an element (title, disabled, bridge attributes, click)
+ *   Strada.registerComponent(C)  connect C to every element whose data-controller has "bridge--<name>"
+ *   Strada.useStimulus(Controller, application)   choose the Stimulus flavour explicitly
  */
 (function () {
   "use strict";
-  if (window.Strada && window.Strada.web && window.Strada.web.__stradaLinux) return;
+  if (window.Strada && window.Strada.__stradaLinux) return;
 
-  // MARK: Web bridge
+  var html = document.documentElement;
 
-  function WebBridge() {
-    this.__stradaLinux = true;
-    this.adapter = null;
-    this.lastMessageId = 0;
-    this.pendingMessages = [];
-    this.pendingCallbacks = new Map();
-  }
+  // MARK: - Web bridge
 
-  WebBridge.prototype.start = function () {
-    this.notifyApplicationAfterStart();
-  };
-
-  WebBridge.prototype.notifyApplicationAfterStart = function () {
-    document.dispatchEvent(new Event("web-bridge:ready"));
-  };
-
-  WebBridge.prototype.supportsComponent = function (component) {
-    return this.adapter ? this.adapter.supportsComponent(component) : false;
-  };
-
-  /** Sends {component, event, data, callback}; returns the message id, or null if it was queued/dropped. */
-  WebBridge.prototype.send = function (options) {
-    if (!this.adapter) {
-      this.pendingMessages.push(options);
-      return null;
-    }
-    if (!this.supportsComponent(options.component)) return null;
-    var id = this.generateMessageId();
-    var message = { id: id, component: options.component, event: options.event, data: options.data || {} };
-    this.adapter.receive(message);
-    if (options.callback) this.pendingCallbacks.set(id, options.callback);
-    return id;
-  };
-
-  /** Called by the native adapter with a reply; callbacks stay registered (native may reply many times). */
-  WebBridge.prototype.receive = function (message) {
-    var callback = this.pendingCallbacks.get(message.id);
-    if (callback) callback(message);
-  };
-
-  WebBridge.prototype.removeCallbackFor = function (messageId) {
-    this.pendingCallbacks.delete(messageId);
-  };
-
-  WebBridge.prototype.removePendingMessagesFor = function (component) {
-    this.pendingMessages = this.pendingMessages.filter(function (m) { return m.component !== component; });
-  };
-
-  WebBridge.prototype.generateMessageId = function () {
-    this.lastMessageId += 1;
-    return this.lastMessageId.toString();
-  };
-
-  WebBridge.prototype.setAdapter = function (adapter) {
-    this.adapter = adapter;
-    document.documentElement.dataset.bridgePlatform = adapter.platform;
-    this.adapterDidUpdateSupportedComponents();
-    var pending = this.pendingMessages;
-    this.pendingMessages = [];
-    for (var i = 0; i < pending.length; i++) this.send(pending[i]);
-  };
-
-  WebBridge.prototype.adapterDidUpdateSupportedComponents = function () {
-    if (this.adapter) {
-      document.documentElement.dataset.bridgeComponents = this.adapter.supportedComponents.join(" ");
-    }
-    connectAll();
-  };
-
-  // MARK: Bridge element
-
-  function BridgeElement(element) {
-    this.element = element;
-  }
-
-  Object.defineProperty(BridgeElement.prototype, "title", {
-    get: function () {
-      var value = this.bridgeAttribute("title") || this.attribute("aria-label") || this.element.textContent || this.element.value || "";
-      return value.trim();
-    }
-  });
-
-  Object.defineProperty(BridgeElement.prototype, "disabled", {
-    get: function () {
-      var disabled = this.bridgeAttribute("disabled");
-      return disabled === "true" || disabled === currentPlatform();
-    }
-  });
-
-  BridgeElement.prototype.enableForComponent = function (component) {
-    if (component.enabled) this.removeBridgeAttribute("disabled");
-  };
-  BridgeElement.prototype.hasClass = function (name) { return this.element.classList.contains(name); };
-  BridgeElement.prototype.attribute = function (name) { return this.element.getAttribute(name); };
-  BridgeElement.prototype.bridgeAttribute = function (name) { return this.attribute("data-bridge-" + name); };
-  BridgeElement.prototype.setBridgeAttribute = function (name, value) { this.element.setAttribute("data-bridge-" + name, value); };
-  BridgeElement.prototype.removeBridgeAttribute = function (name) { this.element.removeAttribute("data-bridge-" + name); };
-  BridgeElement.prototype.click = function () {
-    // Mobile Safari needs the element's own click; keep the same behaviour.
-    this.element.click();
-  };
-
-  // MARK: Bridge component (framework-free)
-
-  function currentPlatform() {
-    return document.documentElement.dataset.bridgePlatform;
-  }
-
-  function userAgentComponents() {
-    var match = navigator.userAgent.match(/bridge-components: \[(.*?)\]/);
-    return match && match[1] ? match[1].split(" ") : [];
-  }
-
-  class BridgeComponent {
-    /** The component name, e.g. "form"; subclasses override. */
-    static get component() { return ""; }
-
-    /** The web component loads only when the native app announced it and the page does not opt out. */
-    static get shouldLoad() {
-      return !this.platformOptingOut && userAgentComponents().indexOf(this.component) !== -1;
+  /** The page-side singleton. Sends component messages through the native adapter, keeps reply callbacks. */
+  class WebBridge {
+    constructor() {
+      this.__stradaLinux = true;
+      this.adapter = null;
+      this.lastMessageId = 0;
+      this.pendingMessages = [];           // sent before an adapter existed, flushed in order by setAdapter
+      this.pendingCallbacks = new Map();   // message id -> callback; kept: native may reply many times
+      this.connectedComponents = new Set();
+      this.sentQueuedMessages = new WeakMap(); // queued message object -> the id it got when flushed
     }
 
-    static get platformOptingOut() {
-      var platform = "linux";
-      var html = document.documentElement;
-      return html.hasAttribute("data-controller-optout-" + platform);
+    start() { this.notifyApplicationAfterStart(); }
+
+    notifyApplicationAfterStart() { document.dispatchEvent(new Event("web-bridge:ready")); }
+
+    supportsComponent(component) {
+      return this.adapter ? this.adapter.supportsComponent(component) : false;
     }
 
-    constructor(element) {
-      this.element = element;
-      this.pendingMessageCallbacks = [];
-    }
-
-    get component() { return this.constructor.component; }
-    get platformOptingOut() { return this.constructor.platformOptingOut; }
-    get enabled() { return !this.platformOptingOut && window.Strada.web.supportsComponent(this.component); }
-    get bridgeElement() { return new BridgeElement(this.element); }
-
-    connect() {}
-    disconnect() {}
-
-    /** Sends `event` with `data` (+ metadata.url); `callback` runs for every reply to it. */
-    send(event, data, callback) {
-      var payload = Object.assign({}, data || {});
-      payload.metadata = { url: window.location.href };
-      var self = this;
-      var message = { component: this.component, event: event, data: payload, callback: callback };
-      var id = window.Strada.web.send(message);
-      if (callback && id) this.pendingMessageCallbacks.push(id);
+    /**
+     * Sends `{component, event, data, callback}`. Returns the message id; `null` when the message was queued
+     * (no adapter yet) or dropped (the native app does not support `component`).
+     */
+    send(message) {
+      if (!this.adapter) {
+        this.pendingMessages.push(message);
+        return null;
+      }
+      if (!this.supportsComponent(message.component)) return null;
+      var id = this.generateMessageId();
+      this.adapter.receive({ id: id, component: message.component, event: message.event, data: message.data || {} });
+      if (message.callback) this.pendingCallbacks.set(id, message.callback);
       return id;
     }
 
-    removeBridgeCallbacks() {
-      var web = window.Strada.web;
-      this.pendingMessageCallbacks.forEach(function (id) { web.removeCallbackFor(id); });
-      this.pendingMessageCallbacks = [];
-      web.removePendingMessagesFor(this.component);
+    /** A reply from native: runs the callback registered for its id (it stays registered). */
+    receive(message) { this.executeCallbackFor(message); }
+
+    executeCallbackFor(message) {
+      var callback = message && this.pendingCallbacks.get(message.id);
+      if (callback) callback(message);
+    }
+
+    removeCallbackFor(messageId) { this.pendingCallbacks.delete(messageId); }
+
+    removePendingMessagesFor(component) {
+      this.pendingMessages = this.pendingMessages.filter(function (message) { return message.component !== component; });
+    }
+
+    generateMessageId() {
+      this.lastMessageId += 1;
+      return String(this.lastMessageId);
+    }
+
+    /** Called by the native adapter once it registered its components: marks <html>, flushes the queue. */
+    setAdapter(adapter) {
+      this.adapter = adapter;
+      html.dataset.bridgePlatform = adapter.platform;
+      this.adapterDidUpdateSupportedComponents();
+      var pending = this.pendingMessages;
+      this.pendingMessages = [];
+      for (var i = 0; i < pending.length; i++) {
+        var id = this.send(pending[i]);
+        if (id !== null) this.sentQueuedMessages.set(pending[i], id);
+      }
+    }
+
+    adapterDidUpdateSupportedComponents() {
+      if (this.adapter) html.dataset.bridgeComponents = this.adapter.supportedComponents.join(" ");
+      registry.reconcile();
+    }
+
+    /** Whether `message` (the object given to send) is still waiting in the queue. */
+    isPending(message) { return this.pendingMessages.indexOf(message) !== -1; }
+
+    /** Drops these message objects from the queue (one component's, where removePendingMessagesFor drops all of a name). */
+    removePendingMessages(messages) {
+      this.pendingMessages = this.pendingMessages.filter(function (message) { return messages.indexOf(message) === -1; });
+    }
+
+    /** The id a message object that was queued got when it was finally sent, or `null`. */
+    idForQueuedMessage(message) {
+      var id = this.sentQueuedMessages.get(message);
+      return id === undefined ? null : id;
+    }
+
+    // hotwire-native-bridge components report their lifetime to the bridge.
+    componentDidConnect(component) { this.connectedComponents.add(component); }
+    componentDidDisconnect(component) { this.connectedComponents.delete(component); }
+  }
+
+  // MARK: - Platform, user agent, opt-out
+
+  /** "linux" in our host: the attribute setAdapter writes, or the adapter's platform before it attached. */
+  function currentPlatform() {
+    return html.dataset.bridgePlatform || (window.nativeBridge && window.nativeBridge.platform) || undefined;
+  }
+
+  /** The names in the user agent's `bridge-components: [a b]`, or `[]`. */
+  function userAgentComponents() {
+    var match = navigator.userAgent.match(/bridge-components: \[(.*?)\]/);
+    return match && match[1] ? match[1].split(" ").filter(Boolean) : [];
+  }
+
+  function tokens(value) {
+    return (value || "").split(/\s+/).filter(Boolean);
+  }
+
+  /**
+   * `<html data-controller-optout-linux>` opts every component out on Linux; with a value, only the listed
+   * identifiers (`bridge--form`) or component names (`form`).
+   */
+  function pageOptsOut(identifier, component) {
+    var platform = currentPlatform();
+    if (!platform) return false;
+    var name = "data-controller-optout-" + platform;
+    if (!html.hasAttribute(name)) return false;
+    var listed = tokens(html.getAttribute(name));
+    return listed.length === 0 || listed.indexOf(identifier) !== -1 || listed.indexOf(component) !== -1;
+  }
+
+  /** Upstream's per-element opt-out: `data-controller-optout-linux="bridge--form"` on the controller element. */
+  function elementOptsOut(element, identifier) {
+    var platform = currentPlatform();
+    if (!platform || !element) return false;
+    return tokens(element.getAttribute("data-controller-optout-" + platform)).indexOf(identifier) !== -1;
+  }
+
+  function activeBridge() {
+    return (window.HotwireNative && window.HotwireNative.web) || (window.Strada && window.Strada.web);
+  }
+
+  // MARK: - Bridge element
+
+  class BridgeElement {
+    constructor(element) { this.element = element; }
+
+    /** data-bridge-title, then aria-label, then textContent, then value; trimmed. */
+    get title() {
+      return (this.bridgeAttribute("title") || this.attribute("aria-label") || this.element.textContent || this.element.value || "").trim();
+    }
+
+    get enabled() { return !this.disabled; }
+
+    /** data-bridge-disabled is "true" or names the current platform ("linux"). */
+    get disabled() {
+      var disabled = this.bridgeAttribute("disabled");
+      return disabled === "true" || (disabled !== null && disabled === this.platform);
+    }
+
+    enableForComponent(component) {
+      if (component.enabled) this.removeBridgeAttribute("disabled");
+    }
+
+    hasClass(className) { return this.element.classList.contains(className); }
+    attribute(name) { return this.element.getAttribute(name); }
+    bridgeAttribute(name) { return this.attribute("data-bridge-" + name); }
+    setBridgeAttribute(name, value) { this.element.setAttribute("data-bridge-" + name, value); }
+    removeBridgeAttribute(name) { this.element.removeAttribute("data-bridge-" + name); }
+
+    click() {
+      if (this.platform === "android") this.element.removeAttribute("target");
+      this.element.click();
+    }
+
+    get platform() { return currentPlatform(); }
+  }
+
+  // MARK: - Bridge component (one implementation, two bases)
+
+  /** Removes what a component left in the bridge: its reply callbacks, its queued messages, its listener. */
+  function cleanUp(component) {
+    var bridge = component.bridge;
+    if (bridge) {
+      component.pendingMessageCallbacks.forEach(function (id) { bridge.removeCallbackFor(id); });
+      if (bridge.__stradaLinux) {
+        // Our bridge: exactly this component's queued messages, and the callbacks of those already flushed.
+        bridge.removePendingMessages(component.queuedMessages);
+        component.queuedMessages.forEach(function (message) {
+          var id = bridge.idForQueuedMessage(message);
+          if (id !== null) bridge.removeCallbackFor(id);
+        });
+      } else {
+        bridge.removePendingMessagesFor(component.component);
+      }
+      if (typeof bridge.componentDidDisconnect === "function") bridge.componentDidDisconnect(component.component);
+    }
+    component.pendingMessageCallbacks = [];
+    component.queuedMessages = [];
+    if (component.__restoreListener) {
+      document.removeEventListener("native:restore", component.__restoreListener);
+      component.__restoreListener = null;
     }
   }
 
-  // MARK: Framework-free registration: data-controller="bridge--<name>"
+  /**
+   * Builds `BridgeComponent` over `Base`: a Stimulus `Controller`, or `FrameworkFreeBase`. Both flavours have
+   * the same API; only who creates and connects instances differs.
+   */
+  function defineBridgeComponent(Base) {
+    class BridgeComponent extends Base {
+      /** The component name, e.g. "form"; must match the native component's name. */
+      static component = "";
 
-  var registered = [];
-  var instances = new Map(); // element -> Map(componentClass -> instance)
-
-  function registerComponent(componentClass) {
-    registered.push(componentClass);
-    connectAll();
-  }
-
-  function controllerTokens(element) {
-    return (element.getAttribute("data-controller") || "").split(/\s+/);
-  }
-
-  function connectAll() {
-    if (!document.documentElement) return;
-    registered.forEach(function (componentClass) {
-      if (!componentClass.shouldLoad) return;
-      var identifier = "bridge--" + componentClass.component;
-      var elements = document.querySelectorAll("[data-controller]");
-      for (var i = 0; i < elements.length; i++) {
-        var element = elements[i];
-        if (controllerTokens(element).indexOf(identifier) === -1) continue;
-        var forElement = instances.get(element) || new Map();
-        instances.set(element, forElement);
-        if (forElement.has(componentClass)) continue;
-        var instance = new componentClass(element);
-        forElement.set(componentClass, instance);
-        instance.connect();
+      /** Loads only when the native app announced this component in its user agent (hotwire-native-bridge ≥1.1). */
+      static get shouldLoad() {
+        return !this.platformOptingOut && userAgentComponents().indexOf(this.component) !== -1;
       }
-    });
+
+      /** True when `<html data-controller-optout-linux>` opts this component out of the page. */
+      static get platformOptingOut() {
+        return pageOptsOut("bridge--" + this.component, this.component);
+      }
+
+      constructor() {
+        super(...arguments);
+        this.pendingMessageCallbacks = [];
+        this.queuedMessages = [];
+        // Callbacks are removed after disconnect() even when an override does not call super.disconnect().
+        var disconnect = this.disconnect;
+        if (disconnect !== BridgeComponent.prototype.disconnect) {
+          this.disconnect = function () {
+            try { return disconnect.apply(this, arguments); } finally { cleanUp(this); }
+          };
+        }
+      }
+
+      initialize() {
+        if (!this.pendingMessageCallbacks) this.pendingMessageCallbacks = [];
+        if (!this.queuedMessages) this.queuedMessages = [];
+      }
+
+      connect() {
+        if (this.__restoreListener) document.removeEventListener("native:restore", this.__restoreListener);
+        var self = this;
+        this.__restoreListener = function () { self.connect(); };
+        document.addEventListener("native:restore", this.__restoreListener);
+        if (this.bridge && typeof this.bridge.componentDidConnect === "function") this.bridge.componentDidConnect(this.component);
+      }
+
+      disconnect() { cleanUp(this); }
+
+      get component() { return this.constructor.component; }
+
+      /** `data-controller-optout-linux="<identifier>"` on the element, or the page-wide opt-out. */
+      get platformOptingOut() {
+        return elementOptsOut(this.element, this.identifier) || pageOptsOut(this.identifier, this.component);
+      }
+
+      get enabled() {
+        return !this.platformOptingOut && !!this.bridge && this.bridge.supportsComponent(this.component);
+      }
+
+      get bridgeElement() { return new BridgeElement(this.element); }
+
+      get bridge() { return activeBridge(); }
+
+      /**
+       * Sends `event` with a copy of `data` plus `metadata.url`; `callback` runs for every reply to it until
+       * the component disconnects. Returns the id, or `null` if queued, unsupported or opted out.
+       */
+      send(event, data, callback) {
+        if (this.platformOptingOut) return null;
+        var payload = Object.assign({}, data || {});
+        payload.metadata = { url: window.location.href };
+        var message = { component: this.component, event: event, data: payload, callback: callback };
+        var bridge = this.bridge;
+        var id = bridge.send(message);
+        if (id !== null && id !== undefined) {
+          if (callback) this.pendingMessageCallbacks.push(id);
+        } else if (bridge.__stradaLinux && bridge.isPending(message)) {
+          this.queuedMessages.push(message);
+        }
+        return id;
+      }
+
+      removePendingCallbacks() {
+        var bridge = this.bridge;
+        this.pendingMessageCallbacks.forEach(function (id) { bridge.removeCallbackFor(id); });
+        this.pendingMessageCallbacks = [];
+      }
+
+      removePendingMessages() { this.bridge.removePendingMessagesFor(this.component); }
+
+      /** What disconnecting does: this component's callbacks (queued messages' too) and queued messages. */
+      removeBridgeCallbacks() { cleanUp(this); }
+    }
+    return BridgeComponent;
   }
 
-  function disconnectRemoved() {
-    instances.forEach(function (forElement, element) {
-      if (document.contains(element)) return;
-      forElement.forEach(function (instance) {
-        instance.disconnect();
-        instance.removeBridgeCallbacks();
+  /** The framework-free base: `new Component(element)`; the registry connects and disconnects it. */
+  class FrameworkFreeBase {
+    constructor(element, identifier) {
+      this.element = element;
+      this.identifier = identifier || "bridge--" + this.constructor.component;
+    }
+  }
+
+  var FrameworkFreeBridgeComponent = defineBridgeComponent(FrameworkFreeBase);
+
+  // MARK: - Stimulus detection
+
+  var stimulus = { explicit: false, Controller: null, application: null, flavours: new Map() };
+
+  /** The Stimulus Controller class in use: set by useStimulus, else `window.Stimulus.Controller` if any. */
+  function stimulusController() {
+    if (stimulus.explicit) return stimulus.Controller;
+    var global = window.Stimulus;
+    return global && typeof global.Controller === "function" ? global.Controller : null;
+  }
+
+  /** The application registerComponent registers with: useStimulus's, else `window.Stimulus` if it is one. */
+  function stimulusApplication() {
+    if (stimulus.application) return stimulus.application;
+    var global = window.Stimulus;
+    return global && typeof global.register === "function" ? global : null;
+  }
+
+  function stimulusFlavour(Controller) {
+    var flavour = stimulus.flavours.get(Controller);
+    if (!flavour) {
+      flavour = defineBridgeComponent(Controller);
+      Object.defineProperty(flavour, "__stradaStimulus", { value: Controller });
+      stimulus.flavours.set(Controller, flavour);
+    }
+    return flavour;
+  }
+
+  function currentBridgeComponent() {
+    var Controller = stimulusController();
+    return Controller ? stimulusFlavour(Controller) : FrameworkFreeBridgeComponent;
+  }
+
+  /**
+   * Use Stimulus: `BridgeComponent` becomes a subclass of `Controller`, and `registerComponent` registers with
+   * `application` (optional). `useStimulus(null)` forces the framework-free flavour. Returns BridgeComponent.
+   */
+  function useStimulus(Controller, application) {
+    if (Controller !== null && typeof Controller !== "function") {
+      throw new TypeError("Strada.useStimulus(Controller, application): Controller must be the Stimulus Controller class, or null");
+    }
+    stimulus.explicit = true;
+    stimulus.Controller = Controller;
+    stimulus.application = application || null;
+    return currentBridgeComponent();
+  }
+
+  // MARK: - Framework-free registry: data-controller="bridge--<name>"
+
+  var registry = {
+    classes: new Map(),    // identifier -> component class
+    connected: new Map(),  // element -> Map(identifier -> instance)
+    observer: null,
+
+    register: function (componentClass, identifier) {
+      this.classes.set(identifier, componentClass);
+      this.observe();
+      this.reconcile();
+    },
+
+    observe: function () {
+      if (this.observer) return;
+      var self = this;
+      this.observer = new MutationObserver(function () { self.reconcile(); });
+      this.observer.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-controller"] });
+      if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", function () { self.reconcile(); });
+    },
+
+    reconcile: function () {
+      var self = this;
+      if (this.classes.size === 0) return;
+      // Disconnect instances whose element left the document, lost the token, or whose class was replaced.
+      this.connected.forEach(function (instances, element) {
+        instances.forEach(function (instance, identifier) {
+          var stays = element.isConnected && tokens(element.getAttribute("data-controller")).indexOf(identifier) !== -1 &&
+            self.classes.get(identifier) === instance.constructor;
+          if (stays) return;
+          instances.delete(identifier);
+          guarded(function () { instance.disconnect(); });
+        });
+        if (instances.size === 0) self.connected.delete(element);
       });
-      instances.delete(element);
-    });
+      // Connect every matching element, in document order.
+      this.classes.forEach(function (componentClass, identifier) {
+        if (!componentClass.shouldLoad) return;
+        var elements = document.querySelectorAll('[data-controller~="' + CSS.escape(identifier) + '"]');
+        for (var i = 0; i < elements.length; i++) {
+          var element = elements[i];
+          var instances = self.connected.get(element);
+          if (instances && instances.has(identifier)) continue;
+          if (elementOptsOut(element, identifier)) continue;
+          var instance = new componentClass(element, identifier);
+          if (!instances) { instances = new Map(); self.connected.set(element, instances); }
+          instances.set(identifier, instance);
+          guarded(function () { instance.initialize(); instance.connect(); });
+        }
+      });
+    }
+  };
+
+  function guarded(body) {
+    try { body(); } catch (error) { console.error("Strada: a bridge component threw", error); }
   }
 
-  new MutationObserver(function () {
-    disconnectRemoved();
-    connectAll();
-  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ["data-controller"] });
+  /**
+   * Registers a component class. Framework-free: every element whose data-controller contains
+   * `bridge--<component>` (or `identifier`) gets an instance. Stimulus flavour: `application.register(...)`.
+   */
+  function registerComponent(componentClass, identifier) {
+    if (typeof componentClass !== "function" || !componentClass.component) {
+      throw new TypeError("Strada.registerComponent: pass a BridgeComponent subclass with a static component name");
+    }
+    identifier = identifier || "bridge--" + componentClass.component;
+    if (componentClass.__stradaStimulus) {
+      var application = stimulusApplication();
+      if (!application) {
+        throw new Error("Strada.registerComponent: " + (componentClass.name || identifier) + " is a Stimulus controller; " +
+          "call application.register(\"" + identifier + "\", " + (componentClass.name || "Component") + ") or Strada.useStimulus(Controller, application) first");
+      }
+      application.register(identifier, componentClass);
+      return;
+    }
+    registry.register(componentClass, identifier);
+  }
 
-  // MARK: Install
+  // MARK: - Install
 
-  var web = new WebBridge();
-  window.Strada = Object.assign(window.Strada || {}, {
-    web: web,
-    BridgeComponent: BridgeComponent,
-    BridgeElement: BridgeElement,
-    registerComponent: registerComponent
-  });
+  // One web bridge per document: reuse one another library (hotwire-native-bridge, @hotwired/strada)
+  // already installed, so the adapter and every component share it.
+  var existing = activeBridge();
+  var web = existing || new WebBridge();
+
+  var namespace = window.Strada || {};
+  if (!namespace.web) namespace.web = web;
+  Object.defineProperty(namespace, "__stradaLinux", { value: true });
+  Object.defineProperty(namespace, "BridgeComponent", { get: currentBridgeComponent, enumerable: true, configurable: true });
+  namespace.BridgeElement = BridgeElement;
+  namespace.registerComponent = registerComponent;
+  namespace.useStimulus = useStimulus;
+  window.Strada = namespace;
+
+  if (!window.HotwireNative) window.HotwireNative = {};
+  if (!window.HotwireNative.web) window.HotwireNative.web = web;
   if (!window.webBridge) window.webBridge = web;
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", connectAll);
-  }
-  web.start();
+
+  if (!existing) web.start();
 })();

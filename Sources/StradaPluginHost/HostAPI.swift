@@ -37,7 +37,8 @@ enum HostAPI {
             run_on_main_thread: runOnMainThread,
             set_button: setButton,
             remove_button: removeButton,
-            get_extension: getExtension))
+            get_extension: getExtension,
+            reply_to_event: replyToEvent))
         return UnsafePointer(table)
     }
 
@@ -102,6 +103,11 @@ enum HostAPI {
     private static let reply: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string) -> strada_status = { _, handle, json in
         guard let text = json.string else { return STRADA_ERR_INVALID_ARGUMENT }
         return withInstance(handle) { component in component.replyFromPlugin(json: text) }
+    }
+
+    private static let replyToEvent: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string, strada_string) -> strada_status = { _, handle, event, data in
+        guard let event = event.string, !event.isEmpty, let text = data.string else { return STRADA_ERR_INVALID_ARGUMENT }
+        return withInstance(handle) { component in component.replyFromPlugin(toEvent: event, dataJSON: text) }
     }
 
     private static let log: @convention(c) (UnsafePointer<strada_host_api_v1>?, strada_log_level, strada_string) -> Void = { host, level, text in

@@ -75,6 +75,16 @@ final class PluginComponent: BridgeComponent {
 
     private var buttonIDs: Set<String> = []
 
+    func replyFromPlugin(toEvent event: String, dataJSON: String) -> strada_status {
+        guard receivedMessage(for: event) != nil else { return STRADA_ERR_NOT_FOUND }
+        if dataJSON.isEmpty { return reply(to: event) ? STRADA_OK : STRADA_ERR_GONE }
+        guard case .object? = try? JSON(parsing: dataJSON) else {
+            Strada.config.logger.warning("plugin \(descriptor.pluginID) replied to \(event) with data that is not a JSON object")
+            return STRADA_ERR_INVALID_ARGUMENT
+        }
+        return reply(to: event, with: dataJSON) ? STRADA_OK : STRADA_ERR_GONE
+    }
+
     func setButton(_ button: HeaderButton) -> strada_status {
         guard let controls else { return STRADA_ERR_GONE }
         let id = button.id

@@ -185,6 +185,10 @@ public final class PluginLoader {
         return Self.validate(described, path: path, manifest: manifest, handle: UInt(bitPattern: handle))
     }
 
+    /// `sizeof(strada_plugin_v1)` in ABI 1.0: the least a plugin may declare. Later 1.x plugins are larger;
+    /// the host reads only the fields it knows.
+    static let pluginStructSizeV1_0: UInt32 = 104
+
     static func hasELFHeader(_ path: String) -> Bool {
         guard let file = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? file.close() }
@@ -195,8 +199,8 @@ public final class PluginLoader {
     static func validate(_ described: UnsafePointer<strada_plugin_v1>?, path: String, manifest: PluginManifest?, handle: UInt) -> Result<LoadedPlugin, PluginLoadError> {
         guard let described else { return .failure(.invalidDescription(path, "the entry point returned success but no description")) }
         let table = described.pointee
-        guard table.struct_size >= UInt32(MemoryLayout<strada_plugin_v1>.size) else {
-            return .failure(.invalidDescription(path, "struct_size \(table.struct_size) is smaller than ABI 1.0's \(MemoryLayout<strada_plugin_v1>.size)"))
+        guard table.struct_size >= Self.pluginStructSizeV1_0 else {
+            return .failure(.invalidDescription(path, "struct_size \(table.struct_size) is smaller than ABI 1.0's \(Self.pluginStructSizeV1_0)"))
         }
         guard table.abi_major == STRADA_PLUGIN_ABI_MAJOR else { return .failure(.otherMajor(path, Int(table.abi_major))) }
         guard table.abi_minor <= STRADA_PLUGIN_ABI_MINOR else {

@@ -9,6 +9,25 @@ struct CLISnapshotTests {
         try CLISnapshot.check("plugin-help", ["plugin", "--help"])
     }
 
+    @Test func pluginNewCreatesACSkeletonWhoseOwnTestPasses() throws {
+        let parent = try PluginsDirectory.make(plugins: [])
+        let target = (parent as NSString).appendingPathComponent("share-sheet")
+        try CLISnapshot.check("plugin-new-c", ["plugin", "new", "share-sheet", "--lang", "c", "--output", target, "--sdk", Repository.root.path],
+                              replacing: [parent: "$PARENT", Repository.root.path: "$REPO"])
+        let make = Process()
+        make.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        make.arguments = ["make", "-C", target, "test"]
+        make.standardOutput = FileHandle.nullDevice
+        try make.run()
+        make.waitUntilExit()
+        #expect(make.terminationStatus == 0)
+    }
+
+    @Test func pluginNewRefusesAnExistingFolder() throws {
+        let parent = try PluginsDirectory.make(plugins: [])
+        try CLISnapshot.check("plugin-new-exists", ["plugin", "new", "x", "--output", parent, "--sdk", Repository.root.path], replacing: [parent: "$PARENT", Repository.root.path: "$REPO"])
+    }
+
     @Test func runRefusesAPageThatDoesNotExist() throws {
         try CLISnapshot.check("run-missing-page", ["run", "/nonexistent/page.html"])
     }

@@ -186,7 +186,7 @@ struct ABILayoutTests {
         #expect(MemoryLayout<strada_string>.size == 16)
         #expect(MemoryLayout<strada_button_v1>.size == 64)
         #expect(MemoryLayout<strada_button_v1>.offset(of: \.enabled) == 56)
-        #expect(MemoryLayout<strada_host_api_v1>.size == 80)
+        #expect(MemoryLayout<strada_host_api_v1>.size == 88)
         #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.reply) == 24)
         #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.remove_button) == 64)
         #expect(MemoryLayout<strada_plugin_v1>.size == 104)
@@ -194,6 +194,7 @@ struct ABILayoutTests {
         #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.shutdown) == 88)
         #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.get_extension) == 96)
         #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.get_extension) == 72)
+        #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.reply_to_event) == 80)
     }
 
     @Test func theHeaderCompilesCleanAsC11AndCxx17() throws {

@@ -18,6 +18,14 @@
  *
  * Rationale: one entry symbol per ABI major lets a host name the exact problem ("built for ABI 2")
  * instead of crashing; size-prefixed structs let minor versions grow like SQLite's routine table.
+ * A host accepts any struct at least as large as ABI 1.0's; it never requires newer fields.
+ *
+ * Lifetime: the host never unloads a plugin (Swift images cannot be dlclose'd safely). The entry point may
+ * also run in a short-lived probe process (`strada-host plugin list/install`, hot-reload validation), so it
+ * must only describe the plugin: no side effects outside the process, no long work.
+ *
+ * Control ids: a plugin names its controls per instance ("submit"); the host shows them page-wide as
+ * "<component>.<id>" ("form.submit": --trace, the automation channel) and calls back with the plugin's id.
  *
  * Compiles cleanly as C11 and C++17 with -Wall -Wextra -pedantic -Werror.
  */
@@ -83,10 +91,12 @@ typedef struct strada_string {
 } strada_string;
 
 /* The host's handle for one component instance (one component of one page). Opaque to plugins.
-   Valid from create_instance until destroy_instance returns. */
+   Valid from create_instance until destroy_instance returns; using it afterwards is safe and returns
+   STRADA_ERR_GONE. */
 typedef struct strada_host_instance strada_host_instance;
 
-/* The plugin's handle for one component instance. Opaque to the host. */
+/* The plugin's handle for one component instance. Opaque to the host: a plugin may define
+   `struct strada_plugin_instance { … };` itself, or cast its own pointer type. */
 typedef struct strada_plugin_instance strada_plugin_instance;
 
 /* A header-bar button, shown or updated with strada_host_api_v1.set_button. */
@@ -150,6 +160,15 @@ typedef struct strada_host_api_v1 {
        the process exits, or NULL when this host does not offer it. Ids with a revision never change
        meaning: a new revision gets a new id. [any-thread] */
     const void *(*get_extension)(const struct strada_host_api_v1 *host, const char *extension_id);
+
+    /* Replies to the last message the instance received for `event` (its id and component), with
+       `data_json` as the reply's data, or the received data unchanged when `data_json` is empty. Both
+       borrowed. Spares plugins from parsing ids and writing whole messages: the host keeps that cache.
+       Returns STRADA_OK when handed to the web view, STRADA_ERR_NOT_FOUND when no `event` message was
+       received, STRADA_ERR_INVALID_ARGUMENT when data_json is not a JSON object, STRADA_ERR_GONE when
+       the page is gone. [main-thread] */
+    strada_status (*reply_to_event)(const struct strada_host_api_v1 *host, strada_host_instance *instance,
+                                    strada_string event, strada_string data_json);
 } strada_host_api_v1;
 
 /* What a plugin describes about itself. Owned by the plugin; must stay valid and unchanged until
@@ -201,8 +220,9 @@ typedef struct strada_plugin_v1 {
 typedef strada_status (*strada_plugin_entry_v1_fn)(const strada_host_api_v1 *host,
                                                    const strada_plugin_v1 **out_plugin);
 
-/* Defines the entry point with the right name, linkage and visibility:
-       STRADA_PLUGIN_ENTRY_V1_DEFINE { *out_plugin = &my_plugin; return STRADA_OK; }  */
+/* Defines the entry point with the right name, linkage and visibility. Its parameters are named `host`
+   and `out_plugin` (so a file-scope variable called `host` is shadowed inside):
+       STRADA_PLUGIN_ENTRY_V1_DEFINE { the_host = host; *out_plugin = &my_plugin; return STRADA_OK; }  */
 #ifdef __cplusplus
 #define STRADA_PLUGIN_EXTERN_C extern "C"
 #else

@@ -63,13 +63,11 @@ static void receive(strada_plugin_instance *plugin_instance, strada_string json)
     the_host->set_button(the_host, self->host_instance, &button);
 }
 
+/* Replies through reply_to_event: the host knows the connect message's id, no JSON to write but the data. */
 static void control_activated(strada_plugin_instance *plugin_instance, strada_string control_id) {
     (void)control_id;
     instance *self = (instance *)plugin_instance;
-    char reply[256];
-    snprintf(reply, sizeof reply, "{\"id\":\"%s\",\"component\":\"hot\",\"event\":\"connect\",\"data\":{\"version\":\"%s\"}}",
-             self->connect_id, VERSION);
-    the_host->reply(the_host, self->host_instance, str(reply));
+    the_host->reply_to_event(the_host, self->host_instance, str("connect"), str("{\"version\":\"" VERSION "\"}"));
 }
 
 static void destroy(strada_plugin_instance *plugin_instance) { free(plugin_instance); }
