@@ -1,4 +1,7 @@
 public import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What crosses the bridge, reported to an observer (`--trace`, the automation channel, tests).
 public enum BridgeTraffic: Sendable {
@@ -28,21 +31,28 @@ public final class Bridge {
     /// Sees all traffic.
     public var observer: (@MainActor (BridgeTraffic) -> Void)?
     private let logger: Logger
-    private let limits: JSONLimits
+    private let limits: BridgeLimits
+    private var rate: TokenBucket
+    private var rejectionLog = LogThrottle(linesPerSecond: 10)
 
-    public init(webView: any BridgeWebView, logger: Logger? = nil, limits: JSONLimits = .messages) {
+    public init(webView: any BridgeWebView, logger: Logger? = nil, limits: BridgeLimits = BridgeLimits()) {
         self.webView = webView
         self.logger = logger ?? Strada.config.logger
         self.limits = limits
+        self.rate = TokenBucket(perSecond: limits.maxMessagesPerSecond)
     }
 
     // MARK: Inbound
 
-    /// Handles one payload from the message channel, as JSON text. Never throws, never traps.
+    /// Handles one payload from the message channel, as JSON text. Never throws, never traps; input beyond
+    /// the ``BridgeLimits`` (size, depth, rate) is rejected with a log line.
     public func receive(json text: String) {
+        guard rate.take() else {
+            return reject(text, "more than \(limits.maxMessagesPerSecond) messages per second")
+        }
         let value: JSON
         do {
-            value = try JSON(parsing: text, limits: limits)
+            value = try JSON(parsing: text, limits: limits.json)
         } catch {
             return reject(text, "\(error)")
         }
@@ -67,8 +77,11 @@ public final class Bridge {
     }
 
     private func reject(_ raw: String, _ reason: String) {
-        let shown = raw.count > 120 ? String(raw.prefix(120)) + "…" : raw
-        logger.warning("rejected a malformed message: \(reason) — payload: \(shown)")
+        let shown = raw.utf8.count > 120 ? String(decoding: raw.utf8.prefix(120), as: UTF8.self) + "…" : raw
+        if let suppressed = rejectionLog.allow() {
+            let more = suppressed > 0 ? " (\(suppressed) more rejections not logged in the last second)" : ""
+            logger.warning("rejected a malformed message: \(reason) — payload: \(shown)\(more)")
+        }
         observer?(.rejected(raw: shown, reason: reason))
     }
 
@@ -124,4 +137,72 @@ public final class Bridge {
             completion(error)
         }
     }
+}
+
+/// What the bridge accepts from a page. Defaults: 16 MiB and 512 levels of nesting per message,
+/// 100,000 messages per second (a burst beyond that is rejected, logged at most 10 lines a second).
+public struct BridgeLimits: Sendable, Hashable {
+    public var json: JSONLimits
+    public var maxMessagesPerSecond: Int
+
+    public init(json: JSONLimits = .messages, maxMessagesPerSecond: Int = 100_000) {
+        self.json = json
+        self.maxMessagesPerSecond = maxMessagesPerSecond
+    }
+}
+
+/// A token bucket: `perSecond` tokens a second, holding at most one second's worth.
+struct TokenBucket: Sendable {
+    let perSecond: Double
+    private var tokens: Double
+    private var last: UInt64
+
+    init(perSecond: Int) {
+        self.perSecond = Double(perSecond)
+        tokens = Double(perSecond)
+        last = monotonicNanoseconds()
+    }
+
+    mutating func take() -> Bool {
+        let now = monotonicNanoseconds()
+        tokens = min(perSecond, tokens + Double(now - last) / 1e9 * perSecond)
+        last = now
+        guard tokens >= 1 else { return false }
+        tokens -= 1
+        return true
+    }
+}
+
+/// Allows `linesPerSecond` log lines a second; `allow()` returns how many were suppressed since the last
+/// allowed line, or `nil` to suppress this one.
+struct LogThrottle: Sendable {
+    let linesPerSecond: Int
+    private var windowStart: UInt64 = 0
+    private var inWindow = 0
+    private var suppressed = 0
+
+    init(linesPerSecond: Int) {
+        self.linesPerSecond = linesPerSecond
+    }
+
+    mutating func allow() -> Int? {
+        let now = monotonicNanoseconds()
+        if now - windowStart >= 1_000_000_000 {
+            windowStart = now
+            inWindow = 0
+        }
+        guard inWindow < linesPerSecond else {
+            suppressed += 1
+            return nil
+        }
+        inWindow += 1
+        defer { suppressed = 0 }
+        return suppressed
+    }
+}
+
+func monotonicNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
 }

@@ -134,7 +134,7 @@ public final class AutomationChannel {
 
     public func report(_ event: PageEvent) {
         switch event {
-        case .committed(let url): emit("page.committed", ["url": .string(url)])
+        case .committed(let url, let bridged): emit("page.committed", ["url": .string(url), "bridged": .bool(bridged)])
         case .finished(let url, let title): emit("page.finished", ["url": .string(url), "title": .string(title)])
         case .titleChanged(let title): emit("page.title", ["title": .string(title)])
         case .closeRequestedByPage: emit("page.closed")

@@ -4,8 +4,9 @@ public import StradaCore
 
 /// What happens to the page, reported to the host (automation channel, tests).
 public enum PageEvent: Sendable {
-    /// A new document was committed: a new destination now owns the web view.
-    case committed(url: String)
+    /// A new document was committed: a new destination now owns the web view. `bridged` is false for a
+    /// page whose origin is not allowed (it has no bridge at all).
+    case committed(url: String, bridged: Bool)
     /// The document finished loading.
     case finished(url: String, title: String)
     /// The document's title changed.
@@ -61,9 +62,12 @@ public final class BrowserWindow {
     private var page: Page?
     private let logger: Logger
     private let userAgentPrefix: String?
+    private let originPolicy: OriginPolicy
 
     /// Creates the window (not shown yet) for `components`, with the app's optional user-agent prefix.
-    public init(title: String, components: [ComponentRegistration], userAgentPrefix: String? = nil, logger: Logger) {
+    /// - Parameter originPolicy: which pages get the bridge (adapter script and routing).
+    public init(title: String, components: [ComponentRegistration], originPolicy: OriginPolicy, userAgentPrefix: String? = nil, logger: Logger) {
+        self.originPolicy = originPolicy
         self.components = components
         self.logger = logger
         self.userAgentPrefix = userAgentPrefix
@@ -77,6 +81,7 @@ public final class BrowserWindow {
         bridge = Bridge(webView: webView, logger: logger)
         controls = WindowControls(window: window, webView: webView.widget, title: title)
         controls.attachAnchorView(webView)
+        webView.installUserScripts(allowList: originPolicy.userScriptPatterns)
 
         webView.onMessage = { [bridge] text in bridge.receive(json: text) }
         let viewPointer = UnsafeMutableRawPointer(webView.view)
@@ -166,13 +171,20 @@ public final class BrowserWindow {
         case WEBKIT_LOAD_COMMITTED:
             let url = webView.currentURL ?? ""
             page?.close()
+            page = nil
+            bridge.delegate = nil
+            guard originPolicy.allows(url) else {
+                logger.warning("\(url) is not from an allowed origin: this page gets no bridge (allow it with --allow-origin)")
+                onPageEvent?(.committed(url: url, bridged: false))
+                return
+            }
             let newPage = Page(url: url, components: components, windowControls: controls, logger: logger)
             page = newPage
             newPage.delegate.webViewDidBecomeActive(bridge)
             newPage.delegate.onViewDidLoad()
             newPage.delegate.onViewWillAppear()
             newPage.delegate.onViewDidAppear()
-            onPageEvent?(.committed(url: url))
+            onPageEvent?(.committed(url: url, bridged: true))
         case WEBKIT_LOAD_FINISHED:
             onPageEvent?(.finished(url: webView.currentURL ?? "", title: webView.title))
         default:

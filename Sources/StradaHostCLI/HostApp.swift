@@ -21,7 +21,7 @@ final class HostApp {
     private let registry: PluginRegistry
     private var watcher: DirectoryWatcher?
 
-    init(url: String, pluginDirectories: [String], automation: [String]?, benchmarkEchoChannel: Bool, watch: Bool, trace: Bool, userAgentPrefix: String?, title: String) {
+    init(url: String, originPolicy: OriginPolicy, pluginDirectories: [String], automation: [String]?, benchmarkEchoChannel: Bool, watch: Bool, trace: Bool, userAgentPrefix: String?, title: String) {
         self.url = url
         let channel = automation.map { AutomationChannel(eventPrefixes: $0, write: { line in print(line); fflush(nil) }) }
         self.automation = channel
@@ -31,7 +31,7 @@ final class HostApp {
         for error in report.errors {
             channel?.emit("plugin.error", ["path": .string(error.path), "reason": .string(error.reason), "message": .string(error.description)])
         }
-        window = BrowserWindow(title: title, components: registry.registrations, userAgentPrefix: userAgentPrefix, logger: logger)
+        window = BrowserWindow(title: title, components: registry.registrations, originPolicy: originPolicy, userAgentPrefix: userAgentPrefix, logger: logger)
         if benchmarkEchoChannel {
             window.installEchoBenchmark { result in channel?.emit("benchmark.roundtrip", ["result": result]) }
         }

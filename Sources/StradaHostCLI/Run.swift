@@ -26,6 +26,9 @@ struct Run: ParsableCommand {
     @Flag(help: .hidden)
     var benchmarkEchoChannel = false
 
+    @Option(name: .customLong("allow-origin"), help: "Also give the bridge to pages from this origin (repeatable). Default: only the origin of <page>.")
+    var allowedOrigins: [String] = []
+
     @Flag(help: "Hot reload: watch the plugins directories and swap in rebuilt plugins without restarting.")
     var watch = false
 
@@ -46,6 +49,9 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         _ = try pageURL()
+        for origin in allowedOrigins where OriginPolicy.origin(of: origin) == nil {
+            throw ValidationError("--allow-origin \(origin): not an origin; write it like https://app.example or http://127.0.0.1:8080")
+        }
         for directory in pluginDirectories {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -79,7 +85,7 @@ struct Run: ParsableCommand {
                 return 2
             }
             let app = HostApp(
-                url: url, pluginDirectories: pluginDirectories.isEmpty ? HostApp.defaultPluginDirectories() : pluginDirectories,
+                url: url, originPolicy: OriginPolicy(allowed: [url] + allowedOrigins), pluginDirectories: pluginDirectories.isEmpty ? HostApp.defaultPluginDirectories() : pluginDirectories,
                 automation: automation ? (automationEvents?.split(separator: ",").map(String.init) ?? [""]) : nil,
                 benchmarkEchoChannel: benchmarkEchoChannel, watch: watch, trace: trace, userAgentPrefix: userAgentPrefix, title: title)
             return app.run()

@@ -1,3 +1,4 @@
+import Logging
 import Testing
 import StradaCore
 import StradaTesting
@@ -69,5 +70,35 @@ struct UserAgentTests {
         let relay = AdapterScript.relaySource(channel: "strada")
         #expect(relay.contains(#"window.webkit.messageHandlers["strada"]"#))
         #expect(relay.contains(AdapterScript.relayEvent))
+    }
+}
+
+@MainActor
+struct BridgeLimitTests {
+    @Test func messagesBeyondTheRateLimitAreRejectedWithTheReason() {
+        let bridge = Bridge(webView: InMemoryWebView(), limits: BridgeLimits(maxMessagesPerSecond: 5))
+        var reasons: [String] = []
+        bridge.observer = { if case .rejected(_, let reason) = $0 { reasons.append(reason) } }
+        for id in 1...10 { bridge.receive(json: #"{"id":"\#(id)","component":"c","event":"e","data":{}}"#) }
+        #expect(reasons.filter { $0 == "more than 5 messages per second" }.count >= 4)
+        #expect(reasons.count <= 5)
+    }
+
+    @Test func aFloodOfMalformedMessagesLogsAtMostTenLinesASecond() {
+        let store = InMemoryLogHandler.Store()
+        let bridge = Bridge(webView: InMemoryWebView(), logger: Logger(label: "test") { _ in InMemoryLogHandler(store: store) })
+        var rejected = 0
+        bridge.observer = { if case .rejected = $0 { rejected += 1 } }
+        for _ in 0..<10_000 { bridge.receive(json: "not json") }
+        #expect(rejected == 10_000)
+        #expect(store.messages.count == 10)
+    }
+
+    @Test func aMessageLargerThanTheSizeLimitIsRejected() {
+        let bridge = Bridge(webView: InMemoryWebView(), limits: BridgeLimits(json: JSONLimits(maxBytes: 1024)))
+        var reasons: [String] = []
+        bridge.observer = { if case .rejected(_, let reason) = $0 { reasons.append(reason) } }
+        bridge.receive(json: #"{"id":"1","component":"c","event":"e","data":{"s":""# + String(repeating: "x", count: 2000) + #""}}"#)
+        #expect(reasons == ["invalid JSON at byte 0: input is 2054 bytes, limit is 1024"])
     }
 }

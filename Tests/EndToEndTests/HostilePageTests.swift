@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+
+/// Pages that try to reach native code they should not, or throw garbage at the bridge.
+@Suite(.serialized)
+struct HostilePageTests {
+    @Test func crossOriginIframesCannotReachTheBridge() async throws {
+        let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/hostile-iframe.html"), arguments: ["--plugins", try PluginsDirectory.make()])
+        let result = try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("RESULT") == true }
+        #expect(result["title"] as? String == "RESULT page-channel=hidden channel=blocked adapter=blocked relay=blocked")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!host.lines.contains { $0.contains("evil") })
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func pagesFromOtherOriginsGetNoBridgeEvenAfterNavigatingThere() async throws {
+        let server = try StaticServer(directory: Repository.path("Tests/EndToEndTests/Fixtures"))
+        defer { server.stop() }
+        let allowed = "http://127.0.0.1:\(server.port)/origin-probe.html"
+        let host = try HostProcess(page: allowed, arguments: ["--plugins", try PluginsDirectory.make()])
+        try await host.waitFor("page.title") { $0["title"] as? String == "bridge=object host=127.0.0.1:\(server.port)" }
+
+        try host.send(["command": "navigate", "url": "http://localhost:\(server.port)/origin-probe.html"])
+        let committed = try await host.waitFor("page.committed") { ($0["url"] as? String)?.contains("localhost") == true }
+        #expect(committed["bridged"] as? Bool == false)
+        try await host.waitFor("page.title") { $0["title"] as? String == "bridge=undefined host=localhost:\(server.port)" }
+
+        try host.send(["command": "navigate", "url": allowed])
+        try await host.waitFor("page.committed") { ($0["url"] as? String) == allowed && $0["bridged"] as? Bool == true }
+        try await host.waitFor("bridge.registered")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func malformedFloodsAreRejectedWithReasonsAndTheHostKeepsServing() async throws {
+        let host = try HostProcess(
+            page: Repository.path("Tests/EndToEndTests/Fixtures/hostile-messages.html"),
+            arguments: ["--plugins", try PluginsDirectory.make(), "--automation-events", "page,control"])
+        let added = try await host.waitFor("control.added", timeout: 60)
+        #expect((added["control"] as? [String: Any])?["title"] as? String == "Still here")
+        let log = host.standardError
+        for reason in ["invalid literal", "message has no string \"id\"", "has \"data\" that is not an object",
+                       "lone high surrogate", "limit is 16777216"] {
+            #expect(log.contains(reason), "no rejection logged for: \(reason)")
+        }
+        #expect(log.components(separatedBy: "rejected a malformed message").count - 1 <= 20)
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+}
+
+/// `python3 -m http.server` on a free port, serving `directory`.
+final class StaticServer: Sendable {
+    let port: Int
+    private let process: Process
+
+    init(directory: String) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let handle = output.fileHandleForReading
+        while !text.contains("\n") {
+            let data = handle.availableData
+            if data.isEmpty { break }
+            text += String(decoding: data, as: UTF8.self)
+        }
+        guard let range = text.range(of: #"port (\d+)"#, options: .regularExpression),
+            let port = Int(text[range].dropFirst(5))
+        else {
+            process.terminate()
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "http.server said: \(text)"])
+        }
+        self.port = port
+        self.process = process
+    }
+
+    func stop() { process.terminate() }
+}
