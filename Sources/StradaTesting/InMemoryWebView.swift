@@ -18,6 +18,9 @@ public final class InMemoryWebView: BridgeWebView {
         evaluatedScripts.append(javaScript)
         completion(evaluationError)
     }
+
+    /// Forgets the scripts recorded so far.
+    public func clear() { evaluatedScripts.removeAll() }
 }
 
 /// A destination for unit tests, with optional recorded native controls.
