@@ -15,6 +15,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "strada-host", targets: ["StradaHostCLI"]),
+        .executable(name: "strada-bench", targets: ["StradaBench"]),
         .library(name: "StradaCore", targets: ["StradaCore"]),
         .library(name: "StradaPluginSDK", targets: ["StradaPluginSDK"]),
         .library(name: "StradaTesting", targets: ["StradaTesting"]),
@@ -86,6 +87,13 @@ let package = Package(
             name: "StradaEchoPlugin",
             dependencies: ["StradaPluginSDK", "StradaCore"],
             path: "Benchmarks/EchoPlugin",
+            swiftSettings: strictSwift
+        ),
+        // `strada-bench`: engine-free measurements (core dispatch, the C-ABI crossing, plugin loading).
+        .executableTarget(
+            name: "StradaBench",
+            dependencies: ["StradaCore", "StradaTesting", "StradaPluginHost", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/CoreBenchmark",
             swiftSettings: strictSwift
         ),
         .testTarget(

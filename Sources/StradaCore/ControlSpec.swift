@@ -60,7 +60,7 @@ public enum ControlSpec: Sendable, Equatable {
     public var json: JSON {
         switch self {
         case .menu(let menu):
-            var fields: [String: JSON] = [
+            var fields: JSONObject = [
                 "kind": "menu", "title": .string(menu.title),
                 "items": .array(menu.items.map { ["title": .string($0.title), "index": .number(Double($0.index))] }),
             ]

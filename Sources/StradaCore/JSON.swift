@@ -9,7 +9,7 @@ public enum JSON: Sendable, Hashable {
     case number(Double)
     case string(String)
     case array([JSON])
-    case object([String: JSON])
+    case object(JSONObject)
 
     /// The value under `key` when this is an object.
     public subscript(key: String) -> JSON? {
@@ -24,7 +24,7 @@ public enum JSON: Sendable, Hashable {
     }
 
     /// The members, when this is an object.
-    public var objectValue: [String: JSON]? {
+    public var objectValue: JSONObject? {
         if case .object(let members) = self { return members }
         return nil
     }
@@ -138,11 +138,11 @@ private struct Parser {
     mutating func parseObject() throws(JSONParseError) -> JSON {
         try enter()
         index += 1
-        var members: [String: JSON] = [:]
+        var members: [(key: String, value: JSON)] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1; depth -= 1
-            return .object(members)
+            return .object(JSONObject(parsed: members))
         }
         while true {
             skipWhitespace()
@@ -152,11 +152,11 @@ private struct Parser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue()
+            members.append((key, try parseValue()))
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return .object(members) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return .object(JSONObject(parsed: members)) }
             throw fail("expected ',' or '}'")
         }
     }
@@ -208,8 +208,8 @@ private struct Parser {
             if c == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
-                guard let string = String(validating: slice, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
-                return string
+                // The input came from a Swift String, so it is valid UTF-8 already.
+                return String(decoding: slice, as: UTF8.self)
             }
             if c == UInt8(ascii: "\\") || c < 0x20 { break }
             index += 1
@@ -220,8 +220,7 @@ private struct Parser {
             switch c {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: scalars, as: UTF8.self) else { throw fail("invalid UTF-8 in string") }
-                return string
+                return scalars.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
             case UInt8(ascii: "\\"):
                 index += 1
                 guard index < bytes.count else { throw fail("unexpected end of input") }
@@ -294,36 +293,46 @@ private struct Parser {
 extension JSON {
     /// Compact JSON text. With `sortedKeys`, object members are written in key order (byte-stable output).
     public func serialized(sortedKeys: Bool = false) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(128)
         write(to: &out, sortedKeys: sortedKeys)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String, sortedKeys: Bool) {
+    private func write(to out: inout [UInt8], sortedKeys: Bool) {
         switch self {
-        case .null: out += "null"
-        case .bool(let value): out += value ? "true" : "false"
-        case .number(let value): out += JSON.format(value)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
+        case .number(let value): out.append(contentsOf: JSON.format(value).utf8)
         case .string(let value): JSON.writeString(value, to: &out)
         case .array(let elements):
-            out += "["
+            out.append(UInt8(ascii: "["))
             for (offset, element) in elements.enumerated() {
-                if offset > 0 { out += "," }
+                if offset > 0 { out.append(UInt8(ascii: ",")) }
                 element.write(to: &out, sortedKeys: sortedKeys)
             }
-            out += "]"
+            out.append(UInt8(ascii: "]"))
         case .object(let members):
-            out += "{"
+            out.append(UInt8(ascii: "{"))
             var first = true
-            let keys = sortedKeys ? members.keys.sorted() : Array(members.keys)
-            for key in keys {
-                if !first { out += "," }
-                first = false
-                JSON.writeString(key, to: &out)
-                out += ":"
-                members[key]!.write(to: &out, sortedKeys: sortedKeys)
+            if sortedKeys {
+                for (key, value) in members.members.sorted(by: { $0.key < $1.key }) {
+                    if !first { out.append(UInt8(ascii: ",")) }
+                    first = false
+                    JSON.writeString(key, to: &out)
+                    out.append(UInt8(ascii: ":"))
+                    value.write(to: &out, sortedKeys: true)
+                }
+            } else {
+                for (key, value) in members {
+                    if !first { out.append(UInt8(ascii: ",")) }
+                    first = false
+                    JSON.writeString(key, to: &out)
+                    out.append(UInt8(ascii: ":"))
+                    value.write(to: &out, sortedKeys: false)
+                }
             }
-            out += "}"
+            out.append(UInt8(ascii: "}"))
         }
     }
 
@@ -332,29 +341,46 @@ extension JSON {
         return String(value)
     }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
     /// Writes `value` as a JSON string literal. U+2028/U+2029 are escaped too, so the output is also a valid
-    /// JavaScript literal (it is spliced into evaluated script).
-    static func writeString(_ value: String, to out: inout String) {
-        out += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+    /// JavaScript literal (it is spliced into evaluated script). Runs of plain bytes are copied at once.
+    static func writeString(_ value: String, to out: inout [UInt8]) {
+        var value = value
+        out.append(UInt8(ascii: "\""))
+        value.withUTF8 { bytes in
+            let count = bytes.count
+            var runStart = 0
+            var index = 0
+            while index < count {
+                let byte = bytes[index]
+                let needsEscape = byte < 0x20 || byte == 0x22 || byte == 0x5C
+                    || (byte == 0xE2 && index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9))
+                if !needsEscape {
+                    index += 1
+                    continue
                 }
+                if index > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                out.append(UInt8(ascii: "\\"))
+                switch byte {
+                case 0x22: out.append(UInt8(ascii: "\""))
+                case 0x5C: out.append(UInt8(ascii: "\\"))
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0xE2:
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "2"), UInt8(ascii: "0"), UInt8(ascii: "2")])
+                    out.append(bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
+                    index += 2
+                default:
+                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                }
+                index += 1
+                runStart = index
             }
+            if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
     }
 }
 
@@ -371,7 +397,96 @@ extension JSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Express
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     public init(arrayLiteral elements: JSON...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSON)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(JSONObject(parsed: elements.map { (key: $0.0, value: $0.1) }))
     }
     public init(nilLiteral: ()) { self = .null }
+}
+
+/// A JSON object: members in the order they were written (so a round trip keeps the page's key order),
+/// looked up by key. Equality and hashing ignore order, as JSON's object semantics say.
+public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral {
+    /// The members, in order, each key once.
+    public private(set) var members: [(key: String, value: JSON)]
+
+    public init() { members = [] }
+
+    /// From a dictionary (keys sorted, so the order is stable).
+    public init(_ dictionary: [String: JSON]) {
+        members = dictionary.sorted { $0.key < $1.key }.map { (key: $0.key, value: $0.value) }
+    }
+
+    public init(dictionaryLiteral elements: (String, JSON)...) {
+        self.init(parsed: elements.map { (key: $0.0, value: $0.1) })
+    }
+
+    /// From members that may repeat a key: the last value wins, at the first position (as JSON.parse does).
+    init(parsed: [(key: String, value: JSON)]) {
+        if parsed.count <= 1 {
+            members = parsed
+            return
+        }
+        if parsed.count <= 16 {
+            // Small objects (nearly all messages): a quadratic scan beats hashing every key.
+            var duplicate = false
+            outer: for i in 1..<parsed.count {
+                for j in 0..<i where parsed[i].key == parsed[j].key {
+                    duplicate = true
+                    break outer
+                }
+            }
+            if !duplicate {
+                members = parsed
+                return
+            }
+        }
+        var positions: [String: Int] = [:]
+        positions.reserveCapacity(parsed.count)
+        var unique: [(key: String, value: JSON)] = []
+        unique.reserveCapacity(parsed.count)
+        for member in parsed {
+            if let position = positions[member.key] {
+                unique[position].value = member.value
+            } else {
+                positions[member.key] = unique.count
+                unique.append(member)
+            }
+        }
+        members = unique
+    }
+
+    public var count: Int { members.count }
+    public var isEmpty: Bool { members.isEmpty }
+    public var keys: [String] { members.map(\.key) }
+
+    public subscript(key: String) -> JSON? {
+        get { members.first { $0.key == key }?.value }
+        set {
+            let position = members.firstIndex { $0.key == key }
+            switch (position, newValue) {
+            case (let position?, let value?): members[position].value = value
+            case (let position?, nil): members.remove(at: position)
+            case (nil, let value?): members.append((key, value))
+            case (nil, nil): break
+            }
+        }
+    }
+
+    public func makeIterator() -> IndexingIterator<[(key: String, value: JSON)]> { members.makeIterator() }
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        return lhs.members.allSatisfy { member in rhs[member.key] == member.value }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        var combined = 0
+        for member in members {
+            var memberHasher = Hasher()
+            memberHasher.combine(member.key)
+            memberHasher.combine(member.value)
+            combined ^= memberHasher.finalize()
+        }
+        hasher.combine(combined)
+    }
 }

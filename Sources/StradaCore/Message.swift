@@ -16,6 +16,9 @@ public struct Message: Sendable {
     public let metadata: Metadata?
     /// The whole `data` object as JSON text; "{}" when the web sent none.
     public let jsonData: String
+    /// `jsonData` parsed, kept when the message was built from a JSON value (so replies need not parse it
+    /// again); `nil` when only the text is known.
+    private let parsedData: JSON?
 
     /// What the web library adds to every message's `data`.
     public struct Metadata: Sendable, Hashable {
@@ -25,18 +28,23 @@ public struct Message: Sendable {
     }
 
     public init(id: String, component: String, event: String, metadata: Metadata?, jsonData: String) {
+        self.init(id: id, component: component, event: event, metadata: metadata, jsonData: jsonData, parsedData: nil)
+    }
+
+    private init(id: String, component: String, event: String, metadata: Metadata?, jsonData: String, parsedData: JSON?) {
         self.id = id
         self.component = component
         self.event = event
         self.metadata = metadata
         self.jsonData = jsonData
+        self.parsedData = parsedData
     }
 
     /// A copy with a new event and/or data text; `nil` keeps the current value. The text is not validated.
     public func replacing(event updatedEvent: String? = nil, jsonData updatedData: String? = nil) -> Message {
         Message(
             id: id, component: component, event: updatedEvent ?? event, metadata: metadata,
-            jsonData: updatedData ?? jsonData)
+            jsonData: updatedData ?? jsonData, parsedData: updatedData == nil ? parsedData : nil)
     }
 
     /// A copy whose data is `data` encoded with `Strada.config.jsonEncoder`. If encoding fails the
@@ -62,7 +70,7 @@ public struct Message: Sendable {
     }
 
     /// `data` parsed as a JSON value, or `nil` when `jsonData` is not valid JSON.
-    public var dataValue: JSON? { try? JSON(parsing: jsonData) }
+    public var dataValue: JSON? { parsedData ?? (try? JSON(parsing: jsonData)) }
 }
 
 extension Message: Equatable {
@@ -104,7 +112,7 @@ extension Message {
         default: throw MalformedMessage(reason: "message \(id) has \"data\" that is not an object")
         }
         let metadata = data["metadata"]?["url"]?.stringValue.map(Metadata.init(url:))
-        self.init(id: id, component: component, event: event, metadata: metadata, jsonData: data.serialized())
+        self.init(id: id, component: component, event: event, metadata: metadata, jsonData: data.serialized(), parsedData: data)
     }
 
     /// The wire object `{id, component, event, data}` sent to `replyWith`, or `nil` if `jsonData` is not

@@ -91,7 +91,7 @@ public final class AutomationChannel {
     }
 
     /// Writes one event line: `{"event": name, ...fields}`.
-    public func emit(_ name: String, _ fields: [String: JSON] = [:]) {
+    public func emit(_ name: String, _ fields: JSONObject = [:]) {
         guard wants(name) else { return }
         var object = fields
         object["event"] = .string(name)

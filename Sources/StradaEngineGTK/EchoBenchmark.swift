@@ -38,7 +38,7 @@ final class EchoBenchmark {
             }
             previous[kind] = (run, seq, arrival.time)
         }
-        var result: [String: JSON] = [:]
+        var result: JSONObject = [:]
         for (kind, samples) in gaps { result[kind] = Self.stats(samples) }
         return .object(result)
     }

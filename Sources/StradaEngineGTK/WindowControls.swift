@@ -7,7 +7,7 @@ public struct ControlSnapshot: Sendable, Equatable {
     public let id: String
     /// "button", "menu", "dialog" or "search".
     public let kind: String
-    public let properties: [String: JSON]
+    public let properties: JSONObject
 
     public var json: JSON {
         var fields = properties
@@ -397,7 +397,7 @@ public final class WindowControls {
     }
 
     static func snapshot(_ menu: ControlMenu) -> ControlSnapshot {
-        var properties: [String: JSON] = [
+        var properties: JSONObject = [
             "title": .string(menu.title),
             "items": .array(menu.items.map { ["title": .string($0.title), "index": .number(Double($0.index))] }),
         ]

@@ -34,7 +34,7 @@ public struct PluginStatus: Sendable, Equatable {
     }
 
     public var json: JSON {
-        var fields: [String: JSON] = ["path": .string(path), "status": .string(state.rawValue), "components": .array(components.map(JSON.string))]
+        var fields: JSONObject = ["path": .string(path), "status": .string(state.rawValue), "components": .array(components.map(JSON.string))]
         if let id { fields["id"] = .string(id) }
         if let version { fields["version"] = .string(version) }
         if let abi { fields["abi"] = .string(abi) }

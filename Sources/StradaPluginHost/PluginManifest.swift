@@ -79,7 +79,7 @@ public struct PluginManifest: Sendable, Equatable {
 
     /// The manifest as JSON text (sorted keys).
     public var json: String {
-        var fields: [String: JSON] = [:]
+        var fields: JSONObject = [:]
         if let id { fields["id"] = .string(id) }
         if let version { fields["version"] = .string(version) }
         if let components { fields["components"] = .array(components.map(JSON.string)) }
