@@ -18,7 +18,12 @@ final class EchoBenchmark {
 
     func record(channel: String, time: UInt64, text: String) {
         if channel == WebView.echoChannel, text.contains("\"benchmark\":\"done\"") {
-            report(summary())
+            var result = summary()
+            if case .object(var fields) = result, let page = (try? JSON(parsing: text))?["page"] {
+                fields["page"] = page
+                result = .object(fields)
+            }
+            report(result)
             arrivals.removeAll(keepingCapacity: true)
             return
         }

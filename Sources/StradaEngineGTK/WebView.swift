@@ -97,9 +97,7 @@ final class WebView: BridgeWebView, AnchorView {
         webkit_user_content_manager_register_script_message_handler(contentManager, Self.echoChannel, nil)
         onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.echoChannel)") { [weak self] value in
             let arrived = DispatchTime.now().uptimeNanoseconds
-            guard let self, let value, let json = jsc_value_to_json(value, 0) else { return }
-            let text = String(cString: json)
-            g_free(json)
+            guard let self, let value, let text = Self.text(of: value) else { return }
             self.arrivalRecorder?(Self.echoChannel, arrived, text)
             self.evaluate(javaScript: "window.__stradaEcho(\(text))") { _ in }
         }

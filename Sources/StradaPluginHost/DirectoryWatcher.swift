@@ -13,7 +13,7 @@ public final class DirectoryWatcher {
     private let onChange: @MainActor (String) -> Void
 
     /// Starts watching `paths`. `onChange` gets the path of a file that was written, moved in or removed.
-    public init(paths: [String], settle: Double = 0.1, onChange: @escaping @MainActor (String) -> Void) throws {
+    public init(paths: [String], settle: Double = 0.05, onChange: @escaping @MainActor (String) -> Void) throws {
         self.settle = settle
         self.onChange = onChange
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
