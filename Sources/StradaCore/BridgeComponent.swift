@@ -75,6 +75,8 @@ open class BridgeComponent {
 
     /// Every cached last-message-per-event, oldest first (by numeric id): what a replacement instance
     /// needs to replay to reach the state the page expects.
+    public var cachedMessages: [Message] { cachedMessagesInArrivalOrder }
+
     var cachedMessagesInArrivalOrder: [Message] {
         receivedMessages.values.sorted { a, b in
             if let x = Int(a.id), let y = Int(b.id) { return x < y }

@@ -19,33 +19,47 @@ final class HostApp {
 
     /// `automation`: the event-name prefixes to report on stdout (`[""]` for all), or `nil` for no channel.
     private let registry: PluginRegistry
+    private var isolated: [IsolatedPlugin] = []
     private var watcher: DirectoryWatcher?
 
-    init(url: String, originPolicy: OriginPolicy, pluginDirectories: [String], automation: [String]?, benchmarkEchoChannel: Bool, watch: Bool, trace: Bool, userAgentPrefix: String?, title: String) {
+    init(url: String, originPolicy: OriginPolicy, pluginDirectories: [String], automation: [String]?, benchmarkEchoChannel: Bool, watch: Bool, isolate: Bool, trace: Bool, userAgentPrefix: String?, title: String) {
         self.url = url
         let channel = automation.map { AutomationChannel(eventPrefixes: $0, write: { line in print(line); fflush(nil) }) }
         self.automation = channel
 
         registry = PluginRegistry(directories: pluginDirectories, staging: watch, logger: logger)
-        let report = registry.loadAll()
+        var report = PluginLoadReport()
+        var registrations: [ComponentRegistration]
+        if isolate {
+            (report, registrations) = Self.startWorkers(pluginDirectories, logger: logger, channel: channel)
+            isolated = report.isolated
+        } else {
+            report = registry.loadAll()
+            registrations = registry.registrations
+        }
         for error in report.errors {
             channel?.emit("plugin.error", ["path": .string(error.path), "reason": .string(error.reason), "message": .string(error.description)])
         }
-        window = BrowserWindow(title: title, components: registry.registrations, originPolicy: originPolicy, userAgentPrefix: userAgentPrefix, logger: logger)
+        window = BrowserWindow(title: title, components: registrations, originPolicy: originPolicy, userAgentPrefix: userAgentPrefix, logger: logger)
         if benchmarkEchoChannel {
             window.installEchoBenchmark { result in channel?.emit("benchmark.roundtrip", ["result": result]) }
         }
 
-        let plugins = report.plugins.map { plugin in
-            JSON.object([
+        let plugins: [JSON] = report.plugins.map { plugin -> JSON in
+            [
                 "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
                 "components": .array(plugin.componentNames.map(JSON.string)),
-            ])
+            ]
+        } + isolated.map { plugin -> JSON in
+            [
+                "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
+                "components": .array(plugin.componentNames.map(JSON.string)), "isolated": true,
+            ]
         }
-        logger.info("loaded \(report.plugins.count) plugin(s): components [\(report.componentNames.joined(separator: " "))]")
+        let names = ComponentRegistration.uniqueNames(registrations)
+        logger.info("loaded \(plugins.count) plugin(s)\(isolate ? " in worker processes" : ""): components [\(names.joined(separator: " "))]")
         channel?.emit("host.ready", [
-            "userAgent": .string(window.userAgent), "components": .array(report.componentNames.map(JSON.string)),
-            "plugins": .array(plugins),
+            "userAgent": .string(window.userAgent), "components": .array(names.map(JSON.string)), "plugins": .array(plugins),
         ])
 
         window.bridge.observer = { traffic in
@@ -72,6 +86,35 @@ final class HostApp {
                 logger.error("cannot watch the plugins directories (\(error)); hot reload is off")
             }
         }
+    }
+
+    /// `--isolate`: one worker process per plugin file.
+    private static func startWorkers(_ directories: [String], logger: Logger, channel: AutomationChannel?) -> (PluginLoadReport, [ComponentRegistration]) {
+        var report = PluginLoadReport()
+        var registrations: [ComponentRegistration] = []
+        for directory in directories {
+            for path in PluginProbe.candidates(in: directory) {
+                do {
+                    let plugin = try IsolatedPlugin(path: path, logger: logger)
+                    plugin.onEvent = { event in
+                        switch event {
+                        case .crashed(let path, let id, let reason):
+                            channel?.emit("plugin.crashed", ["path": .string(path), "id": .string(id), "reason": .string(reason)])
+                        case .restarted(let path, let id):
+                            channel?.emit("plugin.restarted", ["path": .string(path), "id": .string(id)])
+                        case .disabled(let path, let id):
+                            channel?.emit("plugin.disabled", ["path": .string(path), "id": .string(id)])
+                        }
+                    }
+                    report.isolated.append(plugin)
+                    registrations += plugin.registrations
+                } catch {
+                    logger.error("\(error.description)")
+                    report.errors.append(error)
+                }
+            }
+        }
+        return (report, registrations)
     }
 
     /// Hot reload: a plugin file changed while the host runs.
@@ -127,6 +170,7 @@ final class HostApp {
     private func quit(_ code: Int32, _ reason: String) {
         window.tearDown()
         registry.shutdownAll()
+        for plugin in isolated { plugin.shutdown() }
         logger.info("exiting (\(code)): \(reason)")
         automation?.emit("host.exit", ["code": .number(Double(code)), "reason": .string(reason)])
         loop.quit(exitCode: code)

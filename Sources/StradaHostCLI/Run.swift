@@ -32,6 +32,9 @@ struct Run: ParsableCommand {
     @Flag(help: "Hot reload: watch the plugins directories and swap in rebuilt plugins without restarting.")
     var watch = false
 
+    @Flag(help: "Run each plugin in its own worker process: a plugin that crashes, hangs or leaks is reported and restarted; the host keeps running.")
+    var isolate = false
+
     @Flag(help: "Print every bridge message in and out (stderr).")
     var trace = false
 
@@ -49,6 +52,9 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         _ = try pageURL()
+        if isolate && watch {
+            throw ValidationError("--isolate and --watch cannot be combined yet; use --watch while developing a plugin, --isolate to run untrusted ones")
+        }
         for origin in allowedOrigins where OriginPolicy.origin(of: origin) == nil {
             throw ValidationError("--allow-origin \(origin): not an origin; write it like https://app.example or http://127.0.0.1:8080")
         }
@@ -87,7 +93,7 @@ struct Run: ParsableCommand {
             let app = HostApp(
                 url: url, originPolicy: OriginPolicy(allowed: [url] + allowedOrigins), pluginDirectories: pluginDirectories.isEmpty ? HostApp.defaultPluginDirectories() : pluginDirectories,
                 automation: automation ? (automationEvents?.split(separator: ",").map(String.init) ?? [""]) : nil,
-                benchmarkEchoChannel: benchmarkEchoChannel, watch: watch, trace: trace, userAgentPrefix: userAgentPrefix, title: title)
+                benchmarkEchoChannel: benchmarkEchoChannel, watch: watch, isolate: isolate, trace: trace, userAgentPrefix: userAgentPrefix, title: title)
             return app.run()
         }
         if exitCode != 0 { throw ExitCode(exitCode) }

@@ -71,11 +71,11 @@ enum HostAPI {
 
     // MARK: Instance registry (main thread only)
 
-    @MainActor static var instances: [UInt: PluginComponent] = [:]
+    @MainActor static var instances: [UInt: any PluginHostCalls] = [:]
     @MainActor static var nextHandle: UInt = 1
 
     @MainActor
-    static func register(_ component: PluginComponent) -> OpaquePointer {
+    static func register(_ component: any PluginHostCalls) -> OpaquePointer {
         let handle = nextHandle
         nextHandle += 1
         instances[handle] = component
@@ -88,7 +88,7 @@ enum HostAPI {
     }
 
     /// Runs `body` on the main actor with the live proxy for `handle`, or returns the right error code.
-    private static func withInstance(_ handle: OpaquePointer?, _ body: @MainActor (PluginComponent) -> strada_status) -> strada_status {
+    private static func withInstance(_ handle: OpaquePointer?, _ body: @MainActor (any PluginHostCalls) -> strada_status) -> strada_status {
         guard Thread.isMainThread else { return STRADA_ERR_WRONG_THREAD }
         guard let handle else { return STRADA_ERR_INVALID_ARGUMENT }
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))

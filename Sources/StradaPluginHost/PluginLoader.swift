@@ -58,6 +58,10 @@ public struct PluginLoadReport: Sendable {
     public var errors: [PluginLoadError] = []
     /// Component names claimed by more than one plugin: the first plugin (by file name) keeps the name.
     public var conflicts: [String] = []
+    /// Plugins running in worker processes (`--isolate`).
+    @MainActor public var isolated: [IsolatedPlugin] = []
+
+    public init() {}
 
     /// Registrations for every loaded component, the winner first for any name claimed twice.
     @MainActor

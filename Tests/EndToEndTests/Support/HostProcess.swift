@@ -21,7 +21,7 @@ final class HostProcess: Sendable {
     private let buffer = Buffer()
 
     /// Starts `strada-host run <page> --automation <arguments>`. Wraps it in `xvfb-run -a` when there is no display.
-    init(page: String, arguments: [String]) throws {
+    init(page: String, arguments: [String], environment: [String: String] = [:]) throws {
         let host = BuiltProducts.path("strada-host")
         let command = [host, "run", page, "--automation"] + arguments
         if ProcessInfo.processInfo.environment["DISPLAY"]?.isEmpty == false || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil {
@@ -30,6 +30,9 @@ final class HostProcess: Sendable {
         } else {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/xvfb-run")
             process.arguments = ["-a"] + command
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         process.standardInput = input
         process.standardOutput = output

@@ -1,0 +1,293 @@
+import CStradaPlugin
+import Dispatch
+import Foundation
+public import Logging
+public import StradaCore
+
+/// The host side of `--isolate`: one worker process per plugin, the same ABI behind JSON lines. A worker
+/// that crashes, aborts, hangs (no answer to a heartbeat within 3 s) or exceeds its memory limit is
+/// reported with the plugin's name and restarted; its live components are re-created in the new worker
+/// and brought back to the page's state (cached messages replayed — except the last message delivered
+/// before the crash, which is the likely culprit: replaying it would crash the new worker too). After 3
+/// crashes in a minute the plugin is disabled and its components ignore messages.
+@MainActor
+public final class IsolatedPlugin {
+    /// What happened to a worker.
+    public enum Event: Sendable {
+        case crashed(path: String, id: String, reason: String)
+        case restarted(path: String, id: String)
+        case disabled(path: String, id: String)
+    }
+
+    public let path: String
+    public private(set) var id = ""
+    public private(set) var version = ""
+    public private(set) var componentNames: [String] = []
+    /// Sees crashes, restarts and disabling.
+    public var onEvent: (@MainActor (Event) -> Void)?
+
+    private let logger: Logger
+    private let memoryLimitMB: Int
+    private var process: Process?
+    private var input: FileHandle?
+    private var source: (any DispatchSourceRead)?
+    private var heartbeat: (any DispatchSourceTimer)?
+    private var buffer = Data()
+    private var lastPong = Date()
+    private var awaitingPong = false
+    private var crashes: [Date] = []
+    private var disabled = false
+    private var nextInstance = 1
+    private var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
+
+    /// Starts a worker for `path`; throws the plugin's own one-line error if it does not load.
+    public init(path: String, memoryLimitMB: Int = 1024, logger: Logger) throws(PluginLoadError) {
+        self.path = path
+        self.logger = logger
+        self.memoryLimitMB = memoryLimitMB
+        try launch()
+    }
+
+    /// Registrations for this plugin's components (stand-ins that talk to the worker).
+    public var registrations: [ComponentRegistration] {
+        componentNames.map { name in
+            ComponentRegistration(name: name) { [weak self] destination, delegate in
+                let component = IsolatedComponent(destination: destination, delegate: delegate)
+                self?.attach(component, name: name)
+                return component
+            }
+        }
+    }
+
+    // MARK: Worker process
+
+    private func launch() throws(PluginLoadError) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: PluginProbe.currentExecutable)
+        process.arguments = ["plugin", "worker", "--memory-limit-mb", String(memoryLimitMB), path]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash is reported by the host at once, not after symbolication
+        process.environment = environment
+        let toWorker = Pipe(), fromWorker = Pipe()
+        process.standardInput = toWorker
+        process.standardOutput = fromWorker
+        do { try process.run() } catch {
+            throw PluginLoadError(path: path, reason: "could not start its worker process (\(error))", remedy: "check the host installation")
+        }
+        // The first line is the worker's hello (or its error).
+        let reader = fromWorker.fileHandleForReading
+        var first = Data()
+        let deadline = Date().addingTimeInterval(10)
+        while !first.contains(0x0A) && Date() < deadline {
+            let chunk = reader.availableData
+            if chunk.isEmpty { break }
+            first.append(chunk)
+        }
+        let newline = first.firstIndex(of: 0x0A) ?? first.endIndex
+        let hello = try? JSON(parsing: String(decoding: first[first.startIndex..<newline], as: UTF8.self))
+        guard hello?["op"]?.stringValue == "hello" else {
+            process.terminate()
+            if let message = hello?["message"]?.stringValue { throw PluginLoadError(path: path, reason: Self.reason(message, path), remedy: "fix or remove the plugin") }
+            throw PluginLoadError(path: path, reason: "its worker process exited while loading it (status \(process.isRunning ? 0 : process.terminationStatus))", remedy: "fix or remove the plugin")
+        }
+        if newline < first.endIndex { buffer = Data(first[first.index(after: newline)...]) }
+        id = hello?["id"]?.stringValue ?? "?"
+        version = hello?["version"]?.stringValue ?? "?"
+        if case .array(let names)? = hello?["components"] { componentNames = names.compactMap(\.stringValue) }
+        self.process = process
+        input = toWorker.fileHandleForWriting
+        let source = DispatchSource.makeReadSource(fileDescriptor: reader.fileDescriptor, queue: .main)
+        source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readWorker(reader) } }
+        source.resume()
+        self.source = source
+        startHeartbeat()
+    }
+
+    private static func reason(_ message: String, _ path: String) -> String {
+        var text = Substring(message)
+        if let colon = text.range(of: path + ": ") { text = text[colon.upperBound...] }
+        if let dash = text.range(of: " — ") { text = text[..<dash.lowerBound] }
+        return String(text)
+    }
+
+    private func startHeartbeat() {
+        lastPong = Date()
+        awaitingPong = false
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + 1, repeating: 1)
+        timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.beat() } }
+        timer.resume()
+        heartbeat = timer
+    }
+
+    private func beat() {
+        guard let process, process.isRunning else { return }
+        if awaitingPong, Date().timeIntervalSince(lastPong) > 3 {
+            logger.error("plugin \(id) (\(path)) stopped answering for 3 s: killing its worker")
+            kill(process.processIdentifier, SIGKILL)
+            return
+        }
+        awaitingPong = true
+        send(#"{"op":"ping"}"#)
+    }
+
+    private func readWorker(_ reader: FileHandle) {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = read(reader.fileDescriptor, &chunk, chunk.count)
+        guard count > 0 else { return workerEnded() }
+        buffer.append(contentsOf: chunk[0..<count])
+        while let newline = buffer.firstIndex(of: 0x0A) {
+            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+            buffer.removeSubrange(buffer.startIndex...newline)
+            guard let value = try? JSON(parsing: line, limits: JSONLimits(maxDepth: 1024, maxBytes: 64 << 20)) else { continue }
+            handle(value)
+        }
+    }
+
+    private func handle(_ event: JSON) {
+        if event["op"]?.stringValue == "pong" {
+            lastPong = Date()
+            awaitingPong = false
+            return
+        }
+        guard case .number(let number)? = event["instance"], let component = components[Int(number)] else { return }
+        switch event["op"]?.stringValue {
+        case "reply": if let message = event["message"] { _ = component.replyFromPlugin(json: message.serialized()) }
+        case "replyToEvent":
+            _ = component.replyFromPlugin(toEvent: event["event"]?.stringValue ?? "", dataJSON: event["data"]?.stringValue ?? "")
+        case "setButton":
+            let placement = ControlPlacement(rawValue: event["placement"]?.stringValue ?? "") ?? .end
+            let style = ButtonStyle(rawValue: event["style"]?.stringValue ?? "") ?? .normal
+            var enabled = true
+            if case .bool(let value)? = event["enabled"] { enabled = value }
+            _ = component.setButton(HeaderButton(
+                id: event["id"]?.stringValue ?? "", title: event["title"]?.stringValue ?? "", iconName: event["icon"]?.stringValue,
+                isEnabled: enabled, placement: placement, style: style))
+        case "removeButton": _ = component.removeButton(id: event["id"]?.stringValue ?? "")
+        case "show": if let spec = event["spec"] { _ = component.showControl(id: event["id"]?.stringValue ?? "", specJSON: spec.serialized()) }
+        case "remove": _ = component.removeControl(id: event["id"]?.stringValue ?? "")
+        default: break
+        }
+    }
+
+    private func workerEnded() {
+        source?.cancel()
+        source = nil
+        heartbeat?.cancel()
+        heartbeat = nil
+        guard let process else { return }
+        process.waitUntilExit()
+        self.process = nil
+        let reason = process.terminationReason == .uncaughtSignal
+            ? "crashed (signal \(process.terminationStatus)\(process.terminationStatus == SIGKILL ? ": killed after it stopped answering, or out of memory" : ""))"
+            : "exited with status \(process.terminationStatus)"
+        logger.error("plugin \(id) (\(path)) \(reason); the host keeps running")
+        onEvent?(.crashed(path: path, id: id, reason: reason))
+        let now = Date()
+        crashes = crashes.filter { now.timeIntervalSince($0) < 60 } + [now]
+        guard crashes.count < 3 else {
+            disabled = true
+            logger.error("plugin \(id) crashed 3 times in a minute: disabled until the host restarts")
+            onEvent?(.disabled(path: path, id: id))
+            for component in components.values { component.removeOwnControls() }
+            return
+        }
+        do {
+            try launch()
+        } catch {
+            disabled = true
+            logger.error("plugin \(id) cannot be restarted: \(error.description)")
+            onEvent?(.disabled(path: path, id: id))
+            return
+        }
+        // Bring every live component back: new instance, page lifecycle, cached messages in arrival order.
+        for (number, component) in components.sorted(by: { $0.key < $1.key }) {
+            component.removeOwnControls()
+            createInstance(number, name: component.componentName)
+            component.replayState(excludingLastDelivered: true)
+        }
+        onEvent?(.restarted(path: path, id: id))
+    }
+
+    // MARK: Instances
+
+    fileprivate func attach(_ component: IsolatedComponent, name: String) {
+        let number = nextInstance
+        nextInstance += 1
+        component.bind(plugin: self, instance: number, name: name, pluginID: id)
+        components[number] = component
+        createInstance(number, name: name)
+    }
+
+    private func createInstance(_ number: Int, name: String) {
+        send(JSON.object(["op": "create", "instance": .number(Double(number)), "component": .string(name)]).serialized())
+    }
+
+    fileprivate func detach(instance number: Int) {
+        components[number] = nil
+        send(#"{"op":"destroy","instance":\#(number)}"#)
+    }
+
+    fileprivate func send(_ line: String) {
+        guard !disabled, let input, process?.isRunning == true else { return }
+        input.write(Data((line + "\n").utf8))
+    }
+
+    /// Stops the worker (host exit).
+    public func shutdown() {
+        heartbeat?.cancel()
+        source?.cancel()
+        process?.terminate()
+        process = nil
+    }
+}
+
+/// The host-side stand-in for a component whose plugin runs in a worker process.
+@MainActor
+final class IsolatedComponent: ForeignComponent {
+    private weak var plugin: IsolatedPlugin?
+    private var instance = 0
+
+    func bind(plugin: IsolatedPlugin, instance: Int, name: String, pluginID: String) {
+        self.plugin = plugin
+        self.instance = instance
+        configure(name: name, pluginID: pluginID)
+    }
+
+    /// The id of the last message handed to the worker (excluded from a replay after a crash).
+    private var lastDelivered: String?
+
+    override func onReceive(message: Message) {
+        lastDelivered = message.id
+        super.onReceive(message: message)
+    }
+
+    override func deliver(messageJSON: String) {
+        plugin?.send(#"{"op":"receive","instance":\#(instance),"message":\#(messageJSON)}"#)
+    }
+
+    override func deliver(lifecycle event: strada_lifecycle_event) {
+        plugin?.send(#"{"op":"lifecycle","instance":\#(instance),"event":\#(event)}"#)
+    }
+
+    override func deliverActivation(controlID: String) {
+        plugin?.send(JSON.object(["op": "activated", "instance": .number(Double(instance)), "control": .string(controlID)]).serialized())
+    }
+
+    override func deliverControlEvent(controlID: String, eventJSON: String) {
+        plugin?.send(#"{"op":"controlEvent","instance":\#(instance),"control":\#(JSON.string(controlID).serialized()),"event":\#(eventJSON)}"#)
+    }
+
+    override func destroyInstance() {
+        plugin?.detach(instance: instance)
+    }
+
+    /// After a worker restart: the page is shown, and every cached message is delivered again.
+    func replayState(excludingLastDelivered: Bool) {
+        deliver(lifecycle: STRADA_LIFECYCLE_VIEW_DID_LOAD)
+        deliver(lifecycle: STRADA_LIFECYCLE_VIEW_WILL_APPEAR)
+        deliver(lifecycle: STRADA_LIFECYCLE_VIEW_DID_APPEAR)
+        let suspect = excludingLastDelivered ? lastDelivered : nil
+        for message in cachedMessages where message.id != suspect { onReceive(message: message) }
+    }
+}

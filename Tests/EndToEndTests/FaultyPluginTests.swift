@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+/// Plugins that crash, abort, hang or leak inside `receive`.
+@Suite(.serialized)
+struct FaultyPluginTests {
+    static func plugins() throws -> String {
+        let plugins = try PluginsDirectory.make()
+        let source = try String(contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/faulty-plugin.c"), encoding: .utf8)
+        try CCompiler.sharedLibrary(source, at: (plugins as NSString).appendingPathComponent("libfaulty.so"))
+        return plugins
+    }
+
+    static func page(_ action: String, times: Int = 1) -> String {
+        "file://" + Repository.path("Tests/EndToEndTests/Fixtures/faulty.html") + "?do=\(action)&times=\(times)"
+    }
+
+    @Test(arguments: [("crash", "crashed (signal 11)"), ("abort", "crashed (signal 6)"), ("leak", "crashed (signal 6)")])
+    func underIsolationAFailingPluginIsReportedRestartedAndServesAgain(action: String, reason: String) async throws {
+        let host = try HostProcess(page: Self.page(action), arguments: ["--plugins", try Self.plugins(), "--isolate"])
+        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["id"] as? String == "faulty.alive" }
+        let crashed = try await host.waitFor("plugin.crashed")
+        #expect(crashed["id"] as? String == "dev.test.faulty")
+        #expect((crashed["reason"] as? String)?.hasPrefix(reason) == true)
+        try await host.waitFor("plugin.restarted")
+        // The new worker got the page's connect again (not the fatal message): the button is back and answers.
+        try await host.waitFor("control.added", timeout: 10) { _ in
+            host.events.filter { $0["event"] as? String == "control.added" }.count >= 2
+        }
+        try host.send(["command": "activate", "control": "faulty.alive"])
+        try await host.waitFor("page.title") { $0["title"] as? String == "alive 1" }
+        // The form plugin, in its own worker, was never affected.
+        #expect(!host.lines.contains { $0.contains("\"plugin.crashed\"") && $0.contains("dev.strada.form") })
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func underIsolationTheFormRoundTripWorksAsInProcess() async throws {
+        let host = try HostProcess(page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", try PluginsDirectory.make(), "--isolate"])
+        let ready = try await host.waitFor("host.ready")
+        #expect((ready["plugins"] as? [[String: Any]])?.first?["isolated"] as? Bool == true)
+        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
+        try host.send(["command": "activate", "control": "form.submit"])
+        try await host.waitFor("page.title") { $0["title"] as? String == "Submitted: Ada Lovelace" }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func underIsolationAHangingPluginIsKilledAndRestarted() async throws {
+        let host = try HostProcess(page: Self.page("hang"), arguments: ["--plugins", try Self.plugins(), "--isolate"])
+        let crashed = try await host.waitFor("plugin.crashed", timeout: 20)
+        #expect((crashed["reason"] as? String)?.contains("signal 9") == true)
+        try await host.waitFor("plugin.restarted")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func aPluginThatKeepsCrashingIsDisabledAndTheHostKeepsRunning() async throws {
+        let host = try HostProcess(page: Self.page("crash", times: 3), arguments: ["--plugins", try Self.plugins(), "--isolate"])
+        let disabled = try await host.waitFor("plugin.disabled", timeout: 30)
+        #expect(disabled["id"] as? String == "dev.test.faulty")
+        #expect(host.events.filter { $0["event"] as? String == "plugin.crashed" }.count == 3)
+        try host.send(["command": "controls"])
+        let controls = try await host.waitFor("controls")
+        #expect((controls["controls"] as? [[String: Any]])?.contains { $0["id"] as? String == "faulty.alive" } == false)
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func withoutIsolationACrashingPluginTakesTheHostDown() async throws {
+        // Documented behaviour: in-process plugins share the host's fate. Use --isolate for untrusted code.
+        let host = try HostProcess(page: Self.page("crash"), arguments: ["--plugins", try Self.plugins()], environment: ["SWIFT_BACKTRACE": "enable=no"])
+        try await host.waitFor("control.added")
+        let status = try await host.waitForExit(timeout: 20)
+        #expect(status == SIGSEGV)
+    }
+}
