@@ -43,10 +43,12 @@ let package = Package(
         ),
         // The C ABI contract between the host and component plugins (headers only + layout checks).
         .target(name: "CStradaPlugin", path: "SDK/CStradaPlugin"),
+        // The Swift side of the ABI's conventions, shared by the host and the Swift SDK.
+        .target(name: "StradaABI", dependencies: ["CStradaPlugin"], path: "SDK/StradaABI", swiftSettings: strictSwift),
         // What a Swift plugin author imports: adapts BridgeComponent subclasses to the C ABI.
         .target(
             name: "StradaPluginSDK",
-            dependencies: ["StradaCore", "CStradaPlugin"],
+            dependencies: ["StradaCore", "CStradaPlugin", "StradaABI"],
             path: "SDK/StradaPluginSDK",
             swiftSettings: strictSwift
         ),
@@ -66,7 +68,7 @@ let package = Package(
         // Plugin discovery, dlopen, validation and the host side of the C ABI.
         .target(
             name: "StradaPluginHost",
-            dependencies: ["StradaCore", "CStradaPlugin", "CFFI", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["StradaCore", "CStradaPlugin", "StradaABI", "CFFI", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strictSwift
         ),
         // The thin executable: parses arguments, wires the libraries together, prints.

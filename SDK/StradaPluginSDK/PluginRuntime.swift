@@ -1,4 +1,5 @@
 import CStradaPlugin
+import StradaABI
 import Foundation
 import Logging
 import StradaCore
@@ -270,20 +271,3 @@ struct HostLogHandler: LogHandler {
     }
 }
 
-extension strada_string {
-    var string: String? {
-        guard length > 0 else { return "" }
-        guard let data else { return nil }
-        let bytes = UnsafeRawBufferPointer(start: data, count: Int(length))
-        return String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
-    }
-}
-
-func withStradaString<R>(_ text: String, _ body: (strada_string) -> R) -> R {
-    var text = text
-    return text.withUTF8 { buffer in
-        buffer.withMemoryRebound(to: CChar.self) { chars in
-            body(strada_string(data: chars.baseAddress, length: UInt64(chars.count)))
-        }
-    }
-}

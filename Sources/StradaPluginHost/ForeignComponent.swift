@@ -1,4 +1,5 @@
 import CStradaPlugin
+import StradaABI
 import Foundation
 import StradaCore
 

@@ -1,4 +1,5 @@
 import CStradaPlugin
+import StradaABI
 import Dispatch
 import Foundation
 public import Logging
