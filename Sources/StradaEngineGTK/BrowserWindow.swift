@@ -149,6 +149,8 @@ public final class BrowserWindow {
         defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
         let snapshot = gtk_snapshot_new()
         gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
+        // Popovers and dialogs are surfaces of their own: draw them where they are shown.
+        controls.drawOverlays(into: snapshot, window: window, width: Double(width), height: Double(height))
         guard let node = gtk_snapshot_free_to_node(snapshot) else { return false }
         defer { gsk_render_node_unref(node) }
         guard let texture = gsk_renderer_render_texture(renderer, node, nil) else { return false }
