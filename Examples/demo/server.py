@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""The Strada for Linux demo app: a small multi-page web app, one page per first-party component.
+
+    python3 Examples/demo/server.py --port 8000     # then: strada-host run http://127.0.0.1:8000/ --plugins …
+    python3 Examples/demo/server.py --port 0        # any free port
+
+Prints exactly one line on stdout when it is ready to serve, "listening on http://127.0.0.1:N/", so
+scripts and tests can start it on port 0 and read the address back. Request logs go to stderr.
+
+Python 3 standard library only. Routes:
+
+    GET  /                    the index (pages/index.html)
+    GET  /<component>         one page per component (pages/<component>.html)
+    POST /form                stores the message, answers 303 See Other → /form/sent?id=N
+    GET  /form/sent?id=N      the result page (pages/form-sent.html with the message filled in)
+    GET  /style.css, /demo.js, /components/*.js    the app's assets
+    GET  /SDK/web/strada.js   the web library, straight from the repository
+"""
+import argparse
+import html
+import http.server
+import os
+import signal
+import sys
+import threading
+import urllib.parse
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPOSITORY = os.path.dirname(os.path.dirname(HERE))
+PAGES = os.path.join(HERE, "pages")
+COMPONENTS = ["form", "menu", "overflow-menu", "button", "alert", "toast", "page", "search", "share", "theme"]
+CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+                 ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png"}
+
+# Messages posted through the form page, kept in memory for the result page.
+messages = []
+messages_lock = threading.Lock()
+
+
+class DemoHandler(http.server.BaseHTTPRequestHandler):
+    server_version = "StradaDemo/1.0"
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        self.handle_get(send_body=True)
+
+    def do_HEAD(self):
+        self.handle_get(send_body=False)
+
+    def handle_get(self, send_body):
+        url = urllib.parse.urlsplit(self.path)
+        path = url.path
+        if path == "/":
+            return self.send_file(os.path.join(PAGES, "index.html"), send_body)
+        name = path.strip("/")
+        if name in COMPONENTS:
+            return self.send_file(os.path.join(PAGES, name + ".html"), send_body)
+        if path == "/form/sent":
+            return self.send_result(urllib.parse.parse_qs(url.query), send_body)
+        if path == "/SDK/web/strada.js":
+            return self.send_file(os.path.join(REPOSITORY, "SDK", "web", "strada.js"), send_body)
+        if path in ("/style.css", "/demo.js"):
+            return self.send_file(os.path.join(HERE, path.lstrip("/")), send_body)
+        if path.startswith("/components/"):
+            return self.send_file(self.inside(os.path.join(HERE, "components"), path[len("/components/"):]), send_body)
+        self.send_text(404, "Not found: " + path, send_body)
+
+    def do_POST(self):
+        url = urllib.parse.urlsplit(self.path)
+        if url.path != "/form":
+            return self.send_text(404, "Not found: " + url.path, True)
+        length = int(self.headers.get("Content-Length") or 0)
+        fields = urllib.parse.parse_qs(self.rfile.read(length).decode("utf-8", "replace"))
+        name = (fields.get("name") or [""])[0].strip()
+        body = (fields.get("message") or [""])[0].strip()
+        if not name or not body:
+            return self.send_text(422, "A message needs a name and a text.", True)
+        with messages_lock:
+            messages.append({"name": name, "message": body})
+            number = len(messages)
+        # Post/Redirect/Get: the browser (or web view) follows with a GET of the result page.
+        self.send_response(303)
+        self.send_header("Location", "/form/sent?id=%d" % number)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    # MARK: Responses
+
+    def send_result(self, query, send_body):
+        try:
+            number = int((query.get("id") or ["0"])[0])
+        except ValueError:
+            number = 0
+        with messages_lock:
+            entry = messages[number - 1] if 0 < number <= len(messages) else None
+        if entry is None:
+            return self.send_text(404, "No such message.", send_body)
+        with open(os.path.join(PAGES, "form-sent.html"), encoding="utf-8") as file:
+            page = file.read()
+        for key, value in (("name", entry["name"]), ("message", entry["message"]), ("number", str(number))):
+            page = page.replace("{{" + key + "}}", html.escape(value, quote=True))
+        self.send_bytes(200, page.encode("utf-8"), CONTENT_TYPES[".html"], send_body)
+
+    def send_file(self, path, send_body):
+        if path is None or not os.path.isfile(path):
+            return self.send_text(404, "Not found: " + self.path, send_body)
+        with open(path, "rb") as file:
+            data = file.read()
+        content_type = CONTENT_TYPES.get(os.path.splitext(path)[1], "application/octet-stream")
+        self.send_bytes(200, data, content_type, send_body)
+
+    def send_text(self, status, text, send_body):
+        self.send_bytes(status, (text + "\n").encode("utf-8"), "text/plain; charset=utf-8", send_body)
+
+    def send_bytes(self, status, data, content_type, send_body):
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if send_body:
+            self.wfile.write(data)
+
+    @staticmethod
+    def inside(root, url_path):
+        """The file for `url_path` under `root`, or None when the path tries to leave it."""
+        candidate = os.path.realpath(os.path.join(root, urllib.parse.unquote(url_path).lstrip("/")))
+        return candidate if candidate.startswith(os.path.realpath(root) + os.sep) else None
+
+    def log_message(self, format, *args):
+        sys.stderr.write("demo: %s %s\n" % (self.address_string(), format % args))
+
+
+def main():
+    parser = argparse.ArgumentParser(description="Serves the Strada for Linux demo app.")
+    parser.add_argument("--port", type=int, default=8000, help="the port to listen on (0: any free port)")
+    parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    arguments = parser.parse_args()
+    # A launcher may hand us its blocked signal mask (a thread pool's worker, say): make sure SIGTERM and
+    # SIGINT stop the server, as the scripts and tests that start it expect.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
+    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(0))
+    server = http.server.ThreadingHTTPServer((arguments.host, arguments.port), DemoHandler)
+    server.daemon_threads = True
+    host, port = server.server_address[:2]
+    print("listening on http://%s:%d/" % (host, port), flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+if __name__ == "__main__":
+    main()
