@@ -23,7 +23,9 @@ final class ButtonComponent: BridgeComponent {
         case connect, left, right, disconnect
     }
 
-    private var shownIDs: Set<String> = []
+    /// The message that made each button: a press answers that message, even when two buttons came from
+    /// `connect` messages (the cached last `connect` would be the other button's).
+    private var origins: [String: Message] = [:]
 
     private func show(message: Message, side explicitSide: Side?) {
         guard let data: MessageData = message.data() else { return }
@@ -31,14 +33,16 @@ final class ButtonComponent: BridgeComponent {
         let id = "button-\(side.rawValue)"
         let button = HeaderButton(
             id: id, title: data.title ?? "", iconName: data.image, placement: side == .left ? .start : .end)
-        let event = message.event
-        shownIDs.insert(id)
-        controls?.setButton(button) { [weak self] in _ = self?.reply(to: event, with: "{}") }
+        origins[id] = message
+        controls?.setButton(button) { [weak self] in
+            guard let self, let origin = self.origins[id] else { return }
+            self.reply(with: origin.replacing(jsonData: "{}"))
+        }
     }
 
     private func removeAll() {
-        for id in shownIDs { controls?.removeButton(id: id) }
-        shownIDs.removeAll()
+        for id in origins.keys { controls?.removeButton(id: id) }
+        origins.removeAll()
     }
 }
 

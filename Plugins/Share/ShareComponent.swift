@@ -36,7 +36,7 @@ final class ShareComponent: BridgeComponent {
         let menu = ControlMenu(id: "share-menu", title: data.title ?? "Share", items: [
             .init(title: "Copy link", index: Choice.copyLink.rawValue),
             .init(title: "Open in browser", index: Choice.openInBrowser.rawValue),
-        ])
+        ], anchorButton: Self.buttonID)
         controls?.presentMenu(menu) { [weak self] index in
             switch index.flatMap(Choice.init(rawValue:)) {
             case .copyLink?:

@@ -35,7 +35,7 @@ public enum ControlSpec: Sendable, Equatable {
                 if case .number(let value)? = source["height"] { height = value }
                 anchor = ControlAnchor(x: x, y: y, width: width, height: height)
             }
-            self = .menu(ControlMenu(id: id, title: string("title") ?? "", items: parsed, anchor: anchor))
+            self = .menu(ControlMenu(id: id, title: string("title") ?? "", items: parsed, anchor: anchor, anchorButton: string("anchorButton")))
         case "alert":
             var destructive = false
             if case .bool(let value)? = json["destructive"] { destructive = value }
@@ -67,6 +67,7 @@ public enum ControlSpec: Sendable, Equatable {
             if let anchor = menu.anchor {
                 fields["anchor"] = ["x": .number(anchor.x), "y": .number(anchor.y), "width": .number(anchor.width), "height": .number(anchor.height)]
             }
+            if let button = menu.anchorButton { fields["anchorButton"] = .string(button) }
             return .object(fields)
         case .alert(let alert):
             return [

@@ -63,11 +63,14 @@ public struct ControlMenu: Sendable, Hashable {
     public var title: String
     public var items: [Item]
     public var anchor: ControlAnchor?
-    public init(id: String, title: String, items: [Item], anchor: ControlAnchor? = nil) {
+    /// The id of one of the component's header-bar buttons to point at (e.g. the button that opened it).
+    public var anchorButton: String?
+    public init(id: String, title: String, items: [Item], anchor: ControlAnchor? = nil, anchorButton: String? = nil) {
         self.id = id
         self.title = title
         self.items = items
         self.anchor = anchor
+        self.anchorButton = anchorButton
     }
 }
 
@@ -172,6 +175,7 @@ public final class ComponentControls {
     public func presentMenu(_ menu: ControlMenu, onChoice: @escaping @MainActor (Int?) -> Void) {
         var scoped = menu
         scoped.id = idPrefix + menu.id
+        scoped.anchorButton = menu.anchorButton.map { idPrefix + $0 }
         base.presentMenu(scoped, onChoice: onChoice)
     }
 

@@ -205,7 +205,9 @@ public final class WindowControls {
             items[item.index] = button
         }
         gtk_popover_set_child(strada_gtk_popover(popover), box)
-        if let anchor = menu.anchor, let view = anchorView?.widget {
+        if let buttonID = menu.anchorButton, let button = buttons[buttonID] {
+            gtk_widget_set_parent(popover, button.widget)
+        } else if let anchor = menu.anchor, let view = anchorView?.widget {
             gtk_widget_set_parent(popover, view)
             var rect = GdkRectangle(x: Int32(anchor.x), y: Int32(anchor.y), width: Int32(max(anchor.width, 1)), height: Int32(max(anchor.height, 1)))
             gtk_popover_set_pointing_to(strada_gtk_popover(popover), &rect)

@@ -1,8 +1,18 @@
 import ArgumentParser
+import Foundation
 
 /// `strada-host`: runs web apps with native components loaded from plugins.
 @main
 struct StradaHost: ParsableCommand {
+    static func main() {
+        // A parent may have started us with signals blocked (threads of a test runner do): unblock them,
+        // so SIGTERM and SIGINT stop the host as expected.
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
+        Self.main(nil)
+    }
+
     static let configuration = CommandConfiguration(
         commandName: "strada-host",
         abstract: "Runs a Strada web app in a WebKitGTK window with native components loaded from plugins.",

@@ -149,7 +149,7 @@ struct ComponentTests {
     }
 
     /// Two buttons made with `connect {side}` (the contract's main form) must each answer their own message.
-    @Test(.disabled("ButtonComponent replies with reply(to: message.event): with two `connect` messages (side left and right) both native buttons answer the last one, so pressing the left button calls the right button's callback — see the report"))
+    @Test
     func eachButtonMadeWithConnectAnswersItsOwnMessage() async throws {
         let page = try Self.temporaryPage("""
             <!DOCTYPE html><html><head><title>start</title><script src="\(URL(fileURLWithPath: Repository.path("SDK/web/strada.js")).absoluteString)"></script></head><body>

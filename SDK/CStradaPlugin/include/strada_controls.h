@@ -8,7 +8,8 @@
  * disappears with it; results come back through the plugin's "dev.strada.control-events/1" extension.
  *
  * Control kinds (field "kind" of spec_json) and their fields:
- *   "menu"        title, items: [{title, index}], anchor?: {x, y, width, height} (page CSS pixels)
+ *   "menu"        title, items: [{title, index}], anchor?: {x, y, width, height} (page CSS pixels),
+ *                 anchorButton?: the id of one of the instance's header-bar buttons to point at
  *                 → event {"type":"chosen","index":n} or {"type":"dismissed"}, exactly once
  *   "alert"       title, message?, confirm? ("OK"), dismiss? ("Cancel"), destructive? (false)
  *                 → event {"type":"confirmed"} or {"type":"dismissed"}, exactly once

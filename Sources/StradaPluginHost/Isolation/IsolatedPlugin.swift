@@ -176,7 +176,9 @@ public final class IsolatedPlugin {
         heartbeat?.cancel()
         heartbeat = nil
         guard let process else { return }
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL); usleep(50_000) }
         self.process = nil
         let reason = process.terminationReason == .uncaughtSignal
             ? "crashed (signal \(process.terminationStatus)\(process.terminationStatus == SIGKILL ? ": killed after it stopped answering, or out of memory" : ""))"

@@ -96,14 +96,15 @@ final class HostProcess: Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             throw Timeout(waitingFor: "exit", seen: lines)
         }
         return process.terminationStatus
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        // SIGKILL: a host started from a test-runner thread may have inherited a blocked SIGTERM.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 
