@@ -48,6 +48,9 @@ let result: JSON = MainActor.assumeIsolated {
     let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
     Strada.config.logger = logger
     let inProcess = dispatchNanoseconds(registrations: [ComponentRegistration(InProcessEcho.self)], messages: messages)
+    if ProcessInfo.processInfo.environment["STRADA_BENCH_ONLY"] == "core" {
+        return ["core_dispatch_us": .number(inProcess / 1000)]
+    }
 
     let loader = PluginLoader(logger: logger)
     guard case .success(let echo) = loader.load(file: arguments[1]) else { fatalError("cannot load \(arguments[1])") }

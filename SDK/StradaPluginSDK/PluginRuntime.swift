@@ -125,7 +125,7 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
 
     func receive(json: String) {
         do {
-            let message = try Message(wire: JSON(parsing: json))
+            let message = try Message(wireText: json)
             component.didReceive(message: message)
         } catch {
             Strada.config.logger.warning("dropped a malformed message from the host: \(error)")
@@ -206,11 +206,11 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
     // MARK: BridgingDelegate
 
     func reply(with message: Message) -> Bool {
-        guard let wire = message.wire() else {
+        guard let wire = message.wireText() else {
             Strada.config.logger.warning("reply \(message.component)/\(message.event) dropped: its jsonData is not valid JSON")
             return false
         }
-        let status = withStradaString(wire.serialized()) { json in host.pointee.reply(host, hostInstance, json) }
+        let status = withStradaString(wire) { json in host.pointee.reply(host, hostInstance, json) }
         return status == STRADA_OK
     }
 

@@ -50,20 +50,14 @@ public final class Bridge {
         guard rate.take() else {
             return reject(text, "more than \(limits.maxMessagesPerSecond) messages per second")
         }
-        let value: JSON
-        do {
-            value = try JSON(parsing: text, limits: limits.json)
-        } catch {
-            return reject(text, "\(error)")
-        }
-        if value == .string("ready") {
+        if text == #""ready""# {
             observer?(.ready)
             delegate?.bridgeDidInitialize()
             return
         }
         let message: Message
         do {
-            message = try Message(wire: value)
+            message = try Message(wireText: text, limits: limits.json)
         } catch {
             return reject(text, error.reason)
         }
@@ -123,11 +117,11 @@ public final class Bridge {
             logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: the web view is gone")
             return nil
         }
-        guard let wire = message.wire() else {
+        guard let wire = message.wireText() else {
             logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: its jsonData is not valid JSON")
             return nil
         }
-        return "window.nativeBridge.replyWith(\(wire.serialized()))"
+        return "window.nativeBridge.replyWith(" + wire + ")"
     }
 
     private func evaluate(_ script: String, completion: @escaping @MainActor ((any Error)?) -> Void) {

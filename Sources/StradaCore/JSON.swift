@@ -60,19 +60,29 @@ public struct JSONParseError: Error, CustomStringConvertible, Sendable, Equatabl
 extension JSON {
     /// Parses one JSON text (RFC 8259). Rejects trailing garbage, lone surrogates, and input beyond `limits`.
     public init(parsing text: String, limits: JSONLimits = .messages) throws(JSONParseError) {
+        self = try JSON.parse(text, limits: limits, capturing: nil).value
+    }
+
+    /// Parses `text` and also returns the exact text of the top-level object's member `key`, if present
+    /// (so a message's `data` can be kept as the page sent it, without serialising it again).
+    static func parse(_ text: String, limits: JSONLimits, capturing key: String?) throws(JSONParseError) -> (value: JSON, captured: String?) {
         var text = text
-        let result = text.withUTF8 { buffer -> Result<JSON, JSONParseError> in
+        let result = text.withUTF8 { buffer -> Result<(JSON, String?), JSONParseError> in
             if buffer.count > limits.maxBytes {
                 return .failure(JSONParseError(reason: "input is \(buffer.count) bytes, limit is \(limits.maxBytes)", offset: 0))
             }
             var parser = Parser(bytes: buffer, limits: limits)
+            parser.captureKey = key
             do throws(JSONParseError) {
-                return .success(try parser.parseDocument())
+                let value = try parser.parseDocument()
+                let captured = parser.captured.map { String(decoding: UnsafeBufferPointer(rebasing: buffer[$0]), as: UTF8.self) }
+                return .success((value, captured))
             } catch {
                 return .failure(error)
             }
         }
-        self = try result.get()
+        let (value, captured) = try result.get()
+        return (value, captured)
     }
 }
 
@@ -81,6 +91,9 @@ private struct Parser {
     let limits: JSONLimits
     var index = 0
     var depth = 0
+    /// A member of the top-level object whose value's byte range is recorded in `captured`.
+    var captureKey: String?
+    var captured: Range<Int>?
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
         self.bytes = bytes
@@ -139,6 +152,7 @@ private struct Parser {
         try enter()
         index += 1
         var members: [(key: String, value: JSON)] = []
+        members.reserveCapacity(8)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1; depth -= 1
@@ -152,7 +166,13 @@ private struct Parser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue()))
+            if depth == 1, let captureKey, key == captureKey {
+                let start = index
+                members.append((key, try parseValue()))
+                captured = start..<index
+            } else {
+                members.append((key, try parseValue()))
+            }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -97,6 +97,21 @@ extension Message {
     /// Builds a message from the wire object `{id, component, event, data}`.
     /// `id`, `component` and `event` must be strings; `data` must be an object when present.
     public init(wire: JSON) throws(MalformedMessage) {
+        try self.init(wire: wire, rawData: nil)
+    }
+
+    /// Parses one wire message from JSON text, keeping `data` as the page wrote it.
+    public init(wireText text: String, limits: JSONLimits = .messages) throws(MalformedMessage) {
+        let parsed: (value: JSON, captured: String?)
+        do {
+            parsed = try JSON.parse(text, limits: limits, capturing: "data")
+        } catch {
+            throw MalformedMessage(reason: "\(error)")
+        }
+        try self.init(wire: parsed.value, rawData: parsed.captured)
+    }
+
+    init(wire: JSON, rawData: String?) throws(MalformedMessage) {
         guard case .object(let fields) = wire else { throw MalformedMessage(reason: "message is not a JSON object") }
         guard let id = fields["id"]?.stringValue else { throw MalformedMessage(reason: "message has no string \"id\"") }
         guard let component = fields["component"]?.stringValue, !component.isEmpty else {
@@ -106,13 +121,34 @@ extension Message {
             throw MalformedMessage(reason: "message \(id) has no string \"event\"")
         }
         let data: JSON
+        var text = rawData
         switch fields["data"] {
-        case nil, .null?: data = .object([:])
+        case nil, .null?:
+            data = .object([:])
+            text = "{}"
         case .object?: data = fields["data"]!
         default: throw MalformedMessage(reason: "message \(id) has \"data\" that is not an object")
         }
         let metadata = data["metadata"]?["url"]?.stringValue.map(Metadata.init(url:))
-        self.init(id: id, component: component, event: event, metadata: metadata, jsonData: data.serialized(), parsedData: data)
+        self.init(id: id, component: component, event: event, metadata: metadata, jsonData: text ?? data.serialized(), parsedData: data)
+    }
+
+    /// The wire object as JSON text, built around `jsonData` without serialising it again when it is known
+    /// to be valid (it came from a parse); `nil` when `jsonData` is not valid JSON.
+    public func wireText() -> String? {
+        if parsedData == nil, (try? JSON(parsing: jsonData)) == nil { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(jsonData.utf8.count + 64)
+        out.append(contentsOf: #"{"id":"#.utf8)
+        JSON.writeString(id, to: &out)
+        out.append(contentsOf: #","component":"#.utf8)
+        JSON.writeString(component, to: &out)
+        out.append(contentsOf: #","event":"#.utf8)
+        JSON.writeString(event, to: &out)
+        out.append(contentsOf: #","data":"#.utf8)
+        out.append(contentsOf: jsonData.utf8)
+        out.append(UInt8(ascii: "}"))
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// The wire object `{id, component, event, data}` sent to `replyWith`, or `nil` if `jsonData` is not

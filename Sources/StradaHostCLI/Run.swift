@@ -86,6 +86,9 @@ struct Run: ParsableCommand {
             }
             Strada.config.debugLoggingEnabled = debug
             Strada.config.codec = CodecSettings(keys: keys)
+            // GTK's cairo renderer: no GL context per window. Under Xvfb (software GL) it starts faster and
+            // uses less memory; set GSK_RENDERER yourself to choose another.
+            setenv("GSK_RENDERER", "cairo", 0)
             guard gtk_init_check() != 0 else {
                 FileHandle.standardError.write(Data("strada-host: cannot open a display; run under `xvfb-run -a` when there is none\n".utf8))
                 return 2

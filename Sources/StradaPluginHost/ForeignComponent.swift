@@ -48,8 +48,8 @@ class ForeignComponent: BridgeComponent, PluginHostCalls {
     func destroyInstance() {}
 
     override func onReceive(message: Message) {
-        guard let wire = message.wire() else { return }
-        deliver(messageJSON: wire.serialized())
+        guard let wire = message.wireText() else { return }
+        deliver(messageJSON: wire)
     }
 
     override func onViewDidLoad() { deliver(lifecycle: STRADA_LIFECYCLE_VIEW_DID_LOAD) }
@@ -76,7 +76,7 @@ class ForeignComponent: BridgeComponent, PluginHostCalls {
     func replyFromPlugin(json: String) -> strada_status {
         let message: Message
         do {
-            message = try Message(wire: JSON(parsing: json))
+            message = try Message(wireText: json)
         } catch {
             Strada.config.logger.warning("plugin \(pluginID) sent an invalid reply: \(error)")
             return STRADA_ERR_INVALID_ARGUMENT
