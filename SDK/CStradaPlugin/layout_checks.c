@@ -47,3 +47,5 @@ PIN_OFFSET(strada_controls_v1, show, 8);
 PIN_OFFSET(strada_controls_v1, remove, 16);
 PIN_SIZE(strada_control_events_v1, 16);
 PIN_OFFSET(strada_control_events_v1, control_event, 8);
+PIN_SIZE(strada_gtk_handles_v1, 32);
+PIN_OFFSET(strada_gtk_handles_v1, web_view, 24);

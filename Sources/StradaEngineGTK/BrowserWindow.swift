@@ -158,6 +158,11 @@ public final class BrowserWindow {
         return gdk_texture_save_to_png(texture, path) != 0
     }
 
+    /// The raw GTK objects (for the "dev.strada.gtk-handles/1" plugin extension): window, header bar, web view.
+    public var gtkHandles: (window: UnsafeMutableRawPointer, headerBar: UnsafeMutableRawPointer, webView: UnsafeMutableRawPointer) {
+        (UnsafeMutableRawPointer(window), UnsafeMutableRawPointer(controls.headerBar), UnsafeMutableRawPointer(webView.view))
+    }
+
     /// The host is stopping: the page disappears, loses the web view, its controls and components go.
     public func tearDown() {
         page?.close()

@@ -41,6 +41,8 @@ final class HostApp {
             channel?.emit("plugin.error", ["path": .string(error.path), "reason": .string(error.reason), "message": .string(error.description)])
         }
         window = BrowserWindow(title: title, components: registrations, originPolicy: originPolicy, userAgentPrefix: userAgentPrefix, logger: logger)
+        let handles = window.gtkHandles
+        PluginHostExtensions.offerGTKHandles(window: handles.window, headerBar: handles.headerBar, webView: handles.webView)
         if benchmarkEchoChannel {
             window.installEchoBenchmark { result in channel?.emit("benchmark.roundtrip", ["result": result]) }
         }

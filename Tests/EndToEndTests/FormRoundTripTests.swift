@@ -84,6 +84,30 @@ struct HostLifecycleTests {
         #expect(try await host.waitForExit() == 0)
     }
 
+    @Test("B1 one adapter and one message channel per page load")
+    func eachPageLoadInstallsOneAdapterAndOneChannel() async throws {
+        let host = try HostProcess(page: FormRoundTripTests.demoPage, arguments: ["--plugins", try PluginsDirectory.make()])
+        try await host.waitFor("page.finished")
+        try host.send(["command": "reload"])
+        try await host.waitFor("page.committed") { _ in host.events.filter { $0["event"] as? String == "page.committed" }.count == 2 }
+        try await host.waitFor("control.added") { _ in host.events.filter { $0["event"] as? String == "control.added" }.count == 2 }
+        // Two loads: exactly two "ready" handshakes and two registrations, never a duplicate.
+        #expect(host.events.filter { $0["event"] as? String == "bridge.ready" }.count == 2)
+        #expect(host.events.filter { $0["event"] as? String == "bridge.registered" }.count == 2)
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func pluginsCanReachTheRawGTKObjectsThroughAnExtension() async throws {
+        let plugins = try PluginsDirectory.make(plugins: [])
+        let source = try String(contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/gtk-handles-plugin.c"), encoding: .utf8)
+        try CCompiler.sharedLibrary(source, at: (plugins as NSString).appendingPathComponent("libgtk-handles.so"))
+        let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/gtk-handles.html"), arguments: ["--plugins", plugins])
+        try await host.waitFor("page.title") { $0["title"] as? String == "GTK says Handles / web view true" }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
     @Test func withoutPluginsTheUserAgentAnnouncesAnEmptyList() async throws {
         let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent.html"), arguments: ["--plugins", try PluginsDirectory.make(plugins: [])])
         let title = try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("UA ") == true }

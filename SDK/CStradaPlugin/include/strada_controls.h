@@ -60,6 +60,21 @@ typedef struct strada_control_events_v1 {
     void (*control_event)(strada_plugin_instance *instance, strada_string control_id, strada_string event_json);
 } strada_control_events_v1;
 
+/* Offered by the host: the raw GTK objects, for components that need more than the controls above.
+   Extension "dev.strada.gtk-handles/1". Pointers are borrowed: valid on the main thread while the window
+   exists; never free or unref them. What a plugin adds to them is its own to remove (on destroy_instance).
+   Available from the first create_instance on (the window exists by then). Using them ties a plugin to
+   GTK 4 / WebKitGTK 6.0; prefer the controls above. */
+#define STRADA_GTK_HANDLES_EXTENSION_V1 "dev.strada.gtk-handles/1"
+
+typedef struct strada_gtk_handles_v1 {
+    uint32_t struct_size; /* sizeof(strada_gtk_handles_v1) as the host knows it */
+    uint32_t reserved;    /* zero */
+    void *(*window)(const strada_host_api_v1 *host);     /* GtkWindow*     [main-thread] */
+    void *(*header_bar)(const strada_host_api_v1 *host); /* AdwHeaderBar*  [main-thread] */
+    void *(*web_view)(const strada_host_api_v1 *host);   /* WebKitWebView* [main-thread] */
+} strada_gtk_handles_v1;
+
 #ifdef __cplusplus
 }
 #endif
