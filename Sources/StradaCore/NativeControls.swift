@@ -201,3 +201,24 @@ public final class ComponentControls {
     public func setColorScheme(_ scheme: ColorScheme) { base.setColorScheme(scheme) }
     public func openInBrowser(_ url: String) { base.openInBrowser(url) }
 }
+
+extension HeaderButton {
+    /// The button as JSON, the one form used by the automation channel and the isolation workers:
+    /// `{id, title, icon, enabled, placement, style}`.
+    public var json: JSONObject {
+        [
+            "id": .string(id), "title": .string(title), "icon": iconName.map(JSON.string) ?? .null, "enabled": .bool(isEnabled),
+            "placement": .string(placement.rawValue), "style": .string(style.rawValue),
+        ]
+    }
+
+    /// Reads ``json``; missing or unknown fields take the defaults.
+    public init(json: JSON) {
+        var enabled = true
+        if case .bool(let value)? = json["enabled"] { enabled = value }
+        self.init(
+            id: json["id"]?.stringValue ?? "", title: json["title"]?.stringValue ?? "", iconName: json["icon"]?.stringValue,
+            isEnabled: enabled, placement: json["placement"]?.stringValue.flatMap(ControlPlacement.init(rawValue:)) ?? .end,
+            style: json["style"]?.stringValue.flatMap(ButtonStyle.init(rawValue:)) ?? .normal)
+    }
+}

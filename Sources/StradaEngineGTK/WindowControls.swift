@@ -427,10 +427,7 @@ public final class WindowControls {
     // MARK: Snapshots
 
     static func snapshot(_ button: HeaderButton) -> ControlSnapshot {
-        ControlSnapshot(id: button.id, kind: "button", properties: [
-            "title": .string(button.title), "icon": button.iconName.map(JSON.string) ?? .null, "enabled": .bool(button.isEnabled),
-            "placement": .string(button.placement.rawValue), "style": .string(button.style.rawValue),
-        ])
+        ControlSnapshot(id: button.id, kind: "button", properties: button.json)
     }
 
     static func snapshot(_ menu: ControlMenu) -> ControlSnapshot {

@@ -14,8 +14,11 @@ public struct PluginStatus: Sendable, Equatable {
     public var components: [String]
     /// The one-line error when not loaded.
     public var error: String?
+    /// Its "what is wrong" part alone (without the file name and the remedy).
+    public var reason: String?
 
-    public init(path: String, state: State, id: String? = nil, version: String? = nil, abi: String? = nil, components: [String] = [], error: String? = nil) {
+    public init(path: String, state: State, id: String? = nil, version: String? = nil, abi: String? = nil, components: [String] = [], error: String? = nil, reason: String? = nil) {
+        self.reason = reason
         self.path = path
         self.state = state
         self.id = id
@@ -30,7 +33,7 @@ public struct PluginStatus: Sendable, Equatable {
     }
 
     public init(_ error: PluginLoadError) {
-        self.init(path: error.path, state: .error, error: error.description)
+        self.init(path: error.path, state: .error, error: error.description, reason: error.reason)
     }
 
     public var json: JSON {
@@ -39,6 +42,7 @@ public struct PluginStatus: Sendable, Equatable {
         if let version { fields["version"] = .string(version) }
         if let abi { fields["abi"] = .string(abi) }
         if let error { fields["error"] = .string(error) }
+        if let reason { fields["reason"] = .string(reason) }
         return .object(fields)
     }
 
@@ -48,7 +52,8 @@ public struct PluginStatus: Sendable, Equatable {
         if case .array(let items)? = json["components"] { components = items.compactMap(\.stringValue) } else { components = [] }
         self.init(
             path: path, state: state, id: json["id"]?.stringValue, version: json["version"]?.stringValue,
-            abi: json["abi"]?.stringValue, components: components, error: json["error"]?.stringValue)
+            abi: json["abi"]?.stringValue, components: components, error: json["error"]?.stringValue,
+            reason: json["reason"]?.stringValue)
     }
 }
 
@@ -69,20 +74,20 @@ public enum PluginProbe {
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         do { try process.run() } catch {
-            return PluginStatus(path: file, state: .error, error: "plugin \(file): could not start the probe (\(error)) — check the host installation")
+            return PluginStatus(path: file, state: .error, error: "plugin \(file): could not start the probe (\(error)) — check the host installation", reason: "could not start the probe (\(error))")
         }
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(5_000) }
         if process.isRunning {
             process.terminate()
-            return PluginStatus(path: file, state: .crashed, error: "plugin \(file): hung while loading (no answer in \(Int(timeout)) s) — fix the plugin's entry point or remove it")
+            return PluginStatus(path: file, state: .crashed, error: "plugin \(file): hung while loading (no answer in \(Int(timeout)) s) — fix the plugin's entry point or remove it", reason: "hung while loading (no answer in \(Int(timeout)) s)")
         }
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         if process.terminationReason == .uncaughtSignal {
-            return PluginStatus(path: file, state: .crashed, error: "plugin \(file): crashed while loading (signal \(process.terminationStatus)) — fix the plugin or remove it")
+            return PluginStatus(path: file, state: .crashed, error: "plugin \(file): crashed while loading (signal \(process.terminationStatus)) — fix the plugin or remove it", reason: "crashed while loading (signal \(process.terminationStatus))")
         }
         guard let value = try? JSON(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines)), let status = PluginStatus(json: value) else {
-            return PluginStatus(path: file, state: .crashed, error: "plugin \(file): the probe exited with status \(process.terminationStatus) and no answer — fix the plugin or remove it")
+            return PluginStatus(path: file, state: .crashed, error: "plugin \(file): the probe exited with status \(process.terminationStatus) and no answer — fix the plugin or remove it", reason: "the probe exited with status \(process.terminationStatus) and no answer")
         }
         return status
     }

@@ -64,15 +64,8 @@ public struct PluginLoadReport: Sendable {
 
     public init() {}
 
-    /// Registrations for every loaded component, the winner first for any name claimed twice.
-    @MainActor
-    public var registrations: [ComponentRegistration] { plugins.flatMap(\.registrations) }
-
     /// Every loaded component name, once.
-    public var componentNames: [String] {
-        var seen = Set<String>()
-        return plugins.flatMap(\.componentNames).filter { seen.insert($0).inserted }
-    }
+    public var componentNames: [String] { plugins.flatMap(\.componentNames).uniqued() }
 }
 
 /// Where plugins live when `--plugins` is not given: `$XDG_DATA_HOME/strada/plugins`, by default
@@ -99,6 +92,12 @@ public final class PluginLoader {
     /// Loads every plugin file in `directories` (in order; files sorted by name). Hidden files and
     /// `.json` manifests are skipped; every other regular file must be a plugin or gets an error.
     public func load(directories: [String]) -> PluginLoadReport {
+        Self.walk(directories, logger: logger) { load(file: $0) }
+    }
+
+    /// The one directory walk: candidates in order, `load` for each, one error per refused file, the
+    /// first plugin (directories in order, files by name) keeping a component name claimed twice.
+    static func walk(_ directories: [String], logger: Logger, load: (String) -> Result<LoadedPlugin, PluginLoadError>) -> PluginLoadReport {
         var report = PluginLoadReport()
         var owners: [String: String] = [:]
         for directory in directories {
@@ -108,7 +107,7 @@ public final class PluginLoader {
                 continue
             }
             for path in PluginProbe.candidates(in: directory) {
-                switch load(file: path) {
+                switch load(path) {
                 case .success(let plugin):
                     for component in plugin.componentNames {
                         if let owner = owners[component] {

@@ -13,7 +13,8 @@ public final class PluginRegistry {
         public let plugin: LoadedPlugin
         /// The watched file it came from (the plugin's own path is the staged copy).
         public let sourcePath: String
-        public let sha256: String
+        /// The file's SHA-256 when the registry stages copies (hot reload); `nil` otherwise.
+        public let sha256: String?
         public let number: Int
     }
 
@@ -45,35 +46,14 @@ public final class PluginRegistry {
         }
     }
 
-    /// Loads every plugin in the directories (first load).
+    /// Loads every plugin in the directories (first load), through the same directory walk as
+    /// ``PluginLoader/load(directories:)``.
     public func loadAll() -> PluginLoadReport {
-        var report = PluginLoadReport()
-        for directory in directories {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                report.errors.append(PluginLoadError(path: directory, reason: "cannot read the plugins directory", remedy: "create it or pass another --plugins"))
-                continue
-            }
-            for path in PluginProbe.candidates(in: directory) {
-                switch load(path, probe: false) {
-                case .success(let generation): report.plugins.append(generation.plugin)
-                case .failure(let error): report.errors.append(error)
-                }
-            }
-        }
-        report.conflicts = conflicts()
-        for error in report.errors { logger.error("\(error.description)") }
-        for name in report.conflicts {
-            logger.warning("component \"\(name)\" is provided by more than one plugin; using \(owner(of: name)?.sourcePath ?? "?")")
-        }
-        return report
+        PluginLoader.walk(directories, logger: logger) { path in self.load(path, probe: false).map(\.plugin) }
     }
 
     /// Component names served now, first owner wins (directories in order, files by name).
-    public var componentNames: [String] {
-        var seen = Set<String>()
-        return orderedGenerations.flatMap(\.plugin.componentNames).filter { seen.insert($0).inserted }
-    }
+    public var componentNames: [String] { orderedGenerations.flatMap(\.plugin.componentNames).uniqued() }
 
     /// Registrations that resolve the current generation when a page creates the component.
     public var registrations: [ComponentRegistration] {
@@ -116,7 +96,7 @@ public final class PluginRegistry {
             return .removed(path: path, components: gone.plugin.componentNames)
         }
         let previous = generations[path]
-        if let previous, (try? PluginManifest.sha256(ofFile: path)) == previous.sha256 { return .unchanged(path: path) }
+        if let previous, let known = previous.sha256, (try? PluginManifest.sha256(ofFile: path)) == known { return .unchanged(path: path) }
         let started = DispatchTime.now().uptimeNanoseconds
         let residentBefore = Self.residentKilobytes()
         switch load(path, probe: true) {
@@ -142,21 +122,18 @@ public final class PluginRegistry {
         }
     }
 
-    private func conflicts() -> [String] {
-        var seen = Set<String>()
-        var duplicates: [String] = []
-        for name in orderedGenerations.flatMap(\.plugin.componentNames) where !seen.insert(name).inserted { duplicates.append(name) }
-        return duplicates
-    }
-
     private func load(_ path: String, probe: Bool) -> Result<Generation, PluginLoadError> {
-        if let refusal = PluginTrust.check(path) { return .failure(refusal) }
-        guard let digest = try? PluginManifest.sha256(ofFile: path) else {
-            return .failure(PluginLoadError(path: path, reason: "cannot be read", remedy: "check its permissions"))
-        }
         var loadPath = path
+        var digest: String?
         if let stagingDirectory {
-            let staged = (stagingDirectory as NSString).appendingPathComponent("\(digest.prefix(16))-\((path as NSString).lastPathComponent)")
+            // Only staging needs the content hash (unique staged name, "unchanged" detection); the loader
+            // below makes the trust and manifest checks, on the staged copy and its manifest.
+            if let refusal = PluginTrust.check(path) { return .failure(refusal) }
+            guard let hash = try? PluginManifest.sha256(ofFile: path) else {
+                return .failure(PluginLoadError(path: path, reason: "cannot be read", remedy: "check its permissions"))
+            }
+            digest = hash
+            let staged = (stagingDirectory as NSString).appendingPathComponent("\(hash.prefix(16))-\((path as NSString).lastPathComponent)")
             do {
                 if !FileManager.default.fileExists(atPath: staged) {
                     try PluginInstaller.atomicCopy(from: path, to: staged)
@@ -172,7 +149,7 @@ public final class PluginRegistry {
             if probe {
                 let status = PluginProbe.inspect(file: staged)
                 if status.state != .loaded {
-                    return .failure(PluginLoadError(path: path, reason: Self.reason(from: status, staged: staged), remedy: "fix the build; the previous build, if any, keeps serving"))
+                    return .failure(PluginLoadError(path: path, reason: status.reason ?? "failed to load", remedy: "fix the build; the previous build, if any, keeps serving"))
                 }
             }
         }
@@ -186,15 +163,6 @@ public final class PluginRegistry {
             generations[path] = generation
             return .success(generation)
         }
-    }
-
-    private static func reason(from status: PluginStatus, staged: String) -> String {
-        guard let error = status.error else { return "failed to load" }
-        // "plugin <staged>: <reason> — <remedy>" → "<reason>"
-        var text = Substring(error)
-        if let colon = text.range(of: staged + ": ") { text = text[colon.upperBound...] }
-        if let dash = text.range(of: " — ") { text = text[..<dash.lowerBound] }
-        return String(text)
     }
 
     private func retire(_ generation: Generation) {

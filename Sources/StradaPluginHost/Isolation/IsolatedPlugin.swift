@@ -87,7 +87,7 @@ public final class IsolatedPlugin {
         let hello = try? JSON(parsing: String(decoding: first[first.startIndex..<newline], as: UTF8.self))
         guard hello?["op"]?.stringValue == "hello" else {
             process.terminate()
-            if let message = hello?["message"]?.stringValue { throw PluginLoadError(path: path, reason: Self.reason(message, path), remedy: "fix or remove the plugin") }
+            if let reason = hello?["reason"]?.stringValue { throw PluginLoadError(path: path, reason: reason, remedy: "fix or remove the plugin") }
             throw PluginLoadError(path: path, reason: "its worker process exited while loading it (status \(process.isRunning ? 0 : process.terminationStatus))", remedy: "fix or remove the plugin")
         }
         if newline < first.endIndex { buffer = Data(first[first.index(after: newline)...]) }
@@ -101,13 +101,6 @@ public final class IsolatedPlugin {
         source.resume()
         self.source = source
         startHeartbeat()
-    }
-
-    private static func reason(_ message: String, _ path: String) -> String {
-        var text = Substring(message)
-        if let colon = text.range(of: path + ": ") { text = text[colon.upperBound...] }
-        if let dash = text.range(of: " — ") { text = text[..<dash.lowerBound] }
-        return String(text)
     }
 
     private func startHeartbeat() {
@@ -155,14 +148,7 @@ public final class IsolatedPlugin {
         case "reply": if let message = event["message"] { _ = component.replyFromPlugin(json: message.serialized()) }
         case "replyToEvent":
             _ = component.replyFromPlugin(toEvent: event["event"]?.stringValue ?? "", dataJSON: event["data"]?.stringValue ?? "")
-        case "setButton":
-            let placement = ControlPlacement(rawValue: event["placement"]?.stringValue ?? "") ?? .end
-            let style = ButtonStyle(rawValue: event["style"]?.stringValue ?? "") ?? .normal
-            var enabled = true
-            if case .bool(let value)? = event["enabled"] { enabled = value }
-            _ = component.setButton(HeaderButton(
-                id: event["id"]?.stringValue ?? "", title: event["title"]?.stringValue ?? "", iconName: event["icon"]?.stringValue,
-                isEnabled: enabled, placement: placement, style: style))
+        case "setButton": if let button = event["button"] { _ = component.setButton(HeaderButton(json: button)) }
         case "removeButton": _ = component.removeButton(id: event["id"]?.stringValue ?? "")
         case "show": if let spec = event["spec"] { _ = component.showControl(id: event["id"]?.stringValue ?? "", specJSON: spec.serialized()) }
         case "remove": _ = component.removeControl(id: event["id"]?.stringValue ?? "")

@@ -20,7 +20,7 @@ public final class PluginWorker {
         MainActor.assumeIsolated {
             switch PluginLoader(logger: logger).load(file: file) {
             case .failure(let error):
-                WorkerOutput.write(["op": "error", "message": .string(error.description)])
+                WorkerOutput.write(["op": "error", "message": .string(error.description), "reason": .string(error.reason)])
                 exit(1)
             case .success(let plugin):
                 WorkerOutput.write([
@@ -124,10 +124,7 @@ final class WorkerInstance: PluginHostCalls {
     }
 
     func setButton(_ button: HeaderButton) -> strada_status {
-        send("setButton", [
-            "id": .string(button.id), "title": .string(button.title), "icon": button.iconName.map(JSON.string) ?? .null,
-            "enabled": .bool(button.isEnabled), "placement": .string(button.placement.rawValue), "style": .string(button.style.rawValue),
-        ])
+        send("setButton", ["button": .object(button.json)])
     }
 
     func removeButton(id: String) -> strada_status { send("removeButton", ["id": .string(id)]) }
