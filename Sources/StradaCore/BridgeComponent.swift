@@ -75,9 +75,7 @@ open class BridgeComponent {
 
     /// Every cached last-message-per-event, oldest first (by numeric id): what a replacement instance
     /// needs to replay to reach the state the page expects.
-    public var cachedMessages: [Message] { cachedMessagesInArrivalOrder }
-
-    var cachedMessagesInArrivalOrder: [Message] {
+    public var cachedMessages: [Message] {
         receivedMessages.values.sorted { a, b in
             if let x = Int(a.id), let y = Int(b.id) { return x < y }
             return a.id < b.id
@@ -203,12 +201,19 @@ public struct ComponentRegistration: Sendable {
 
     /// Names in registration order, first registration of a name only.
     public static func uniqueNames(_ registrations: [ComponentRegistration]) -> [String] {
-        var seen = Set<String>()
-        return registrations.map(\.name).filter { seen.insert($0).inserted }
+        registrations.map(\.name).uniqued()
     }
 
     @MainActor
     public init(_ type: BridgeComponent.Type) {
         self.init(name: type.name) { destination, delegate in type.init(destination: destination, delegate: delegate) }
+    }
+}
+
+extension Sequence where Element: Hashable {
+    /// The elements in order, each only at its first occurrence.
+    package func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
     }
 }

@@ -78,7 +78,7 @@ public final class BridgeDelegate: BridgingDelegate {
     @discardableResult
     public func reloadComponent(named name: String) -> Bool {
         guard let old = components.removeValue(forKey: name) else { return false }
-        let replay = old.cachedMessagesInArrivalOrder
+        let replay = old.cachedMessages
         old.onDestroy()
         guard let fresh = getOrCreateComponent(named: name) else { return false }
         if isActive {

@@ -16,9 +16,7 @@ public enum Strada {
 
     /// `bridge-components: [a b]` for the given component names (order kept, duplicates removed).
     public static func userAgentSubstring(forNames names: [String]) -> String {
-        var seen = Set<String>()
-        let unique = names.filter { seen.insert($0).inserted }
-        return "bridge-components: [\(unique.joined(separator: " "))]"
+        "bridge-components: [\(names.uniqued().joined(separator: " "))]"
     }
 }
 

@@ -176,6 +176,7 @@ public final class BrowserWindow {
     private func loadChanged(_ event: WebKitLoadEvent) {
         switch event {
         case WEBKIT_LOAD_COMMITTED:
+            webView.syncURL()
             let url = webView.currentURL ?? ""
             page?.close()
             page = nil

@@ -57,6 +57,7 @@ final class WebView: BridgeWebView, AnchorView {
             self.onMessage?(text)
         }
         installUserScripts(allowList: [])
+        onPointerSignal(UnsafeMutableRawPointer(view), "notify::uri") { [weak self] _ in self?.syncURL() }
     }
 
     /// The relay (isolated world) and the adapter (page world), top frame only, at document start, on pages
@@ -121,8 +122,12 @@ final class WebView: BridgeWebView, AnchorView {
         String(cString: webkit_settings_get_user_agent(webkit_web_view_get_settings(view)))
     }
 
-    var currentURL: String? {
-        webkit_web_view_get_uri(view).map { String(cString: $0) }
+    /// The live URL, kept from "notify::uri" (the routing rule reads it for every message).
+    private(set) var currentURL: String?
+
+    /// Reads the live URL from WebKit again.
+    func syncURL() {
+        currentURL = webkit_web_view_get_uri(view).map { String(cString: $0) }
     }
 
     var title: String {
