@@ -98,6 +98,27 @@ struct HostLifecycleTests {
         #expect(try await host.waitForExit() == 0)
     }
 
+    @Test func whenTheWebProcessDiesThePageIsReloadedAndAfterThreeDeathsTheHostGivesUp() async throws {
+        let host = try HostProcess(page: FormRoundTripTests.demoPage, arguments: ["--plugins", try PluginsDirectory.make()])
+        try await host.waitFor("control.added")
+        let webProcesses = host.descendants(named: "WebKitWebProces")
+        try #require(!webProcesses.isEmpty, "no WebKitWebProcess under the host")
+        for pid in webProcesses { kill(pid, SIGKILL) }
+        try await host.waitFor("page.crashed")
+        // Reloaded in a new web process: a second commit, and the native button comes back.
+        try await host.waitFor("page.committed") { _ in host.events.filter { $0["event"] as? String == "page.committed" }.count == 2 }
+        try await host.waitFor("control.added") { _ in host.events.filter { $0["event"] as? String == "control.added" }.count == 2 }
+        // Two more deaths within 30 s: the host gives up with status 3 instead of reloading forever.
+        for crashes in 2...3 {
+            for pid in host.descendants(named: "WebKitWebProces") { kill(pid, SIGKILL) }
+            try await host.waitFor("page.crashed") { _ in host.events.filter { $0["event"] as? String == "page.crashed" }.count == crashes }
+            if crashes == 2 {
+                try await host.waitFor("page.committed") { _ in host.events.filter { $0["event"] as? String == "page.committed" }.count == 3 }
+            }
+        }
+        #expect(try await host.waitForExit() == 3)
+    }
+
     @Test func pluginsCanReachTheRawGTKObjectsThroughAnExtension() async throws {
         let plugins = try PluginsDirectory.make(plugins: [])
         let source = try String(contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/gtk-handles-plugin.c"), encoding: .utf8)

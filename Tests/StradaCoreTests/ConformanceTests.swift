@@ -35,11 +35,15 @@ struct ConformanceTests {
     func lifecycleHooksHaveEmptyDefaults() {
         final class Plain: BridgeComponent { nonisolated override class var name: String { "plain" } }
         let delegate = BridgeDelegate(location: "https://app.test/", destination: destination, componentTypes: [Plain.self])
-        delegate.webViewDidBecomeActive(Bridge(webView: webView))
-        delegate.bridgeDidReceiveMessage(message("plain"))
+        let bridge = Bridge(webView: webView)  // kept alive: a hook that replied would be seen below
+        delegate.webViewDidBecomeActive(bridge)
+        #expect(delegate.bridgeDidReceiveMessage(message("plain")))
+        let component = delegate.component(named: "plain")
+        #expect(component != nil)
         delegate.onViewDidLoad(); delegate.onViewWillAppear(); delegate.onViewDidAppear()
         delegate.onViewWillDisappear(); delegate.onViewDidDisappear()
         #expect(webView.evaluatedScripts.isEmpty)
+        #expect(component?.cachedMessages.map(\.id) == ["1"])
     }
 
     @Test("D5 activity follows the lifecycle and web view ownership")
@@ -67,7 +71,8 @@ struct ConformanceTests {
         let delegate = BridgeDelegate(location: "https://app.test/", destination: destination, componentTypes: [LifecycleRecorder.self])
         delegate.onViewDidLoad()  // no component yet: nothing to forward to
         #expect(LifecycleRecorder.calls.isEmpty)
-        delegate.webViewDidBecomeActive(Bridge(webView: webView))
+        let bridge = Bridge(webView: webView)
+        delegate.webViewDidBecomeActive(bridge)
         delegate.bridgeDidReceiveMessage(message("lifecycle"))
         delegate.onViewWillAppear()
         delegate.onViewDidAppear()

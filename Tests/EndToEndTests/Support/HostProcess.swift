@@ -54,6 +54,30 @@ final class HostProcess: Sendable {
         try process.run()
     }
 
+    /// The host's process id.
+    var pid: Int32 { process.processIdentifier }
+
+    /// Process ids of the host's descendants whose command name starts with `prefix` (e.g. WebKit's web process).
+    func descendants(named prefix: String) -> [Int32] {
+        var children: [Int32: [Int32]] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let child = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                let close = stat.range(of: ")", options: .backwards)
+            else { continue }
+            let fields = stat[close.upperBound...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { children[parent, default: []].append(child) }
+        }
+        var found: [Int32] = [], stack = [pid]
+        while let current = stack.popLast() {
+            for child in children[current] ?? [] {
+                stack.append(child)
+                let name = (try? String(contentsOfFile: "/proc/\(child)/comm", encoding: .utf8)) ?? ""
+                if name.hasPrefix(prefix) { found.append(child) }
+            }
+        }
+        return found
+    }
+
     /// Every event line so far.
     var lines: [String] { buffer.withLock { $0.lines } }
     /// Everything the host wrote to stderr so far.
