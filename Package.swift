@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "StradaCore", targets: ["StradaCore"]),
         .library(name: "StradaPluginSDK", targets: ["StradaPluginSDK"]),
         .library(name: "StradaTesting", targets: ["StradaTesting"]),
+        .library(name: "StradaHost", targets: ["StradaHost"]),
         // Runtime component plugins: each one its own shared library, loaded by the host with dlopen.
     ] + firstPartyPlugins.map { .library(name: "Strada\($0)Plugin", type: .dynamic, targets: ["Strada\($0)Plugin"]) } + [
         // Benchmark-only plugin: replies to every message with the message itself.
@@ -66,16 +67,30 @@ let package = Package(
         // libffi: calls into plugin actions by the signature their manifest declares.
         .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
         // Plugin discovery, dlopen, validation and the host side of the C ABI.
+        // The automation protocol: every event, every command and the isolation worker's messages.
+        .target(name: "StradaAutomation", dependencies: ["StradaCore"], swiftSettings: strictSwift),
         .target(
             name: "StradaPluginHost",
-            dependencies: ["StradaCore", "CStradaPlugin", "StradaABI", "CFFI", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "StradaCore", "StradaAutomation", "CStradaPlugin", "StradaABI", "CFFI",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        // The host session: plugins, window, screens and navigator, automation; what `strada-host run` runs.
+        .target(
+            name: "StradaHost",
+            dependencies: [
+                "StradaCore", "StradaAutomation", "StradaEngineGTK", "StradaPluginHost",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift
         ),
         // The thin executable: parses arguments, wires the libraries together, prints.
         .executableTarget(
             name: "StradaHostCLI",
             dependencies: [
-                "StradaCore", "StradaEngineGTK", "StradaPluginHost",
+                "StradaCore", "StradaHost", "StradaPluginHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -102,6 +117,7 @@ let package = Package(
             name: "StradaCoreTests",
             dependencies: ["StradaCore", "StradaTesting", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "StradaAutomationTests", dependencies: ["StradaAutomation", "StradaCore"]),
         .testTarget(name: "StradaPluginHostTests", dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["Fixtures", "Snapshots"]),
     ]

@@ -144,3 +144,14 @@ final class LineReader {
         return true
     }
 }
+
+/// The display the host's windows open on.
+public enum Display {
+    /// Chooses GTK's cairo renderer unless `GSK_RENDERER` is set (no GL context per window: under Xvfb's
+    /// software GL it starts faster and uses less memory), then opens the display. `false` when there is none.
+    @MainActor
+    public static func open() -> Bool {
+        setenv("GSK_RENDERER", "cairo", 0)
+        return gtk_init_check() != 0
+    }
+}

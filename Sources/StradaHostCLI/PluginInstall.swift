@@ -13,7 +13,9 @@ struct PluginInstall: ParsableCommand {
     @OptionGroup var options: PluginDirectoryOptions
 
     func run() throws {
-        let installer = PluginInstaller(directory: options.directory ?? PluginDirectories.userDefault)
+        let installer = PluginInstaller(
+            directory: options.directory ?? PluginDirectories.userDefault,
+            probe: { PluginProbe.inspect(file: $0, launcher: .stradaHost) })
         do {
             for status in try installer.install(source) {
                 print("installed \(status.id ?? "?") \(status.version ?? "?") (\(status.components.joined(separator: ", "))) → \(status.path)")

@@ -12,7 +12,7 @@ struct PluginList: ParsableCommand {
 
     func run() throws {
         let directory = options.directory ?? PluginDirectories.userDefault
-        let statuses = PluginProbe.candidates(in: directory).map { PluginProbe.inspect(file: $0) }
+        let statuses = PluginProbe.candidates(in: directory).map { PluginProbe.inspect(file: $0, launcher: .stradaHost) }
         if json {
             for status in statuses { print(status.json.serialized(sortedKeys: true)) }
             return

@@ -49,7 +49,7 @@ struct PluginNew: ParsableCommand {
 
     /// The checkout holding this executable (it lives in <checkout>/.build/<config>/).
     static func checkoutContainingExecutable() -> String? {
-        var url = URL(fileURLWithPath: PluginProbe.currentExecutable).deletingLastPathComponent()
+        var url = URL(fileURLWithPath: PluginProcessLauncher.currentExecutable).deletingLastPathComponent()
         while url.path != "/" {
             if FileManager.default.fileExists(atPath: url.appendingPathComponent("SDK/CStradaPlugin/include/strada_plugin.h").path) { return url.path }
             url.deleteLastPathComponent()

@@ -11,7 +11,9 @@ struct PluginRemove: ParsableCommand {
     @OptionGroup var options: PluginDirectoryOptions
 
     func run() throws {
-        let installer = PluginInstaller(directory: options.directory ?? PluginDirectories.userDefault)
+        let installer = PluginInstaller(
+            directory: options.directory ?? PluginDirectories.userDefault,
+            probe: { PluginProbe.inspect(file: $0, launcher: .stradaHost) })
         do {
             print("removed \(try installer.remove(name))")
         } catch {

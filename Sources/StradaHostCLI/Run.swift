@@ -2,9 +2,8 @@ public import ArgumentParser
 import Foundation
 import Logging
 import StradaCore
-import StradaEngineGTK
+import StradaHost
 import StradaPluginHost
-import CWebKitGTK
 
 /// `strada-host run <url or file> --plugins <dir>`: opens the window.
 struct Run: ParsableCommand {
@@ -77,8 +76,18 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
-        let url = try pageURL()
-        let exitCode = MainActor.assumeIsolated { () -> Int32 in
+        var configuration = HostConfiguration(
+            startURL: try pageURL(), originPolicy: OriginPolicy(allowed: [try pageURL()] + allowedOrigins),
+            pluginDirectories: pluginDirectories.isEmpty ? PluginDirectories.existingUserDefault : pluginDirectories)
+        configuration.automationEvents =
+            automation ? (automationEvents?.split(separator: ",").map(String.init) ?? [""]) : nil
+        configuration.benchmarkEchoChannel = benchmarkEchoChannel
+        configuration.watch = watch
+        configuration.isolate = isolate
+        configuration.trace = trace
+        configuration.userAgentPrefix = userAgentPrefix
+        configuration.title = title
+        let exitCode = try MainActor.assumeIsolated { () throws -> Int32 in
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)
                 handler.logLevel = debug ? .debug : .info
@@ -86,18 +95,18 @@ struct Run: ParsableCommand {
             }
             Strada.config.debugLoggingEnabled = debug
             Strada.config.codec = CodecSettings(keys: keys)
-            // GTK's cairo renderer: no GL context per window. Under Xvfb (software GL) it starts faster and
-            // uses less memory; set GSK_RENDERER yourself to choose another.
-            setenv("GSK_RENDERER", "cairo", 0)
-            guard gtk_init_check() != 0 else {
-                FileHandle.standardError.write(Data("strada-host: cannot open a display; run under `xvfb-run -a` when there is none\n".utf8))
+            let output = HostOutput(
+                automation: { line in print(line); fflush(nil) },
+                trace: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
+            do {
+                let session = try HostSession(
+                    configuration: configuration, launcher: .stradaHost, output: output,
+                    logger: Logger(label: "strada.host"))
+                return session.run()
+            } catch {
+                FileHandle.standardError.write(Data("strada-host: \(error)\n".utf8))
                 return 2
             }
-            let app = HostApp(
-                url: url, originPolicy: OriginPolicy(allowed: [url] + allowedOrigins), pluginDirectories: pluginDirectories.isEmpty ? HostApp.defaultPluginDirectories() : pluginDirectories,
-                automation: automation ? (automationEvents?.split(separator: ",").map(String.init) ?? [""]) : nil,
-                benchmarkEchoChannel: benchmarkEchoChannel, watch: watch, isolate: isolate, trace: trace, userAgentPrefix: userAgentPrefix, title: title)
-            return app.run()
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
     }

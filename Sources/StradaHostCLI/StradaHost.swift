@@ -1,4 +1,5 @@
 import ArgumentParser
+import StradaPluginHost
 import Foundation
 
 /// `strada-host`: runs web apps with native components loaded from plugins.
@@ -17,5 +18,14 @@ struct StradaHost: ParsableCommand {
         commandName: "strada-host",
         abstract: "Runs a Strada web app in a WebKitGTK window with native components loaded from plugins.",
         subcommands: [Run.self, Plugin.self]
+    )
+}
+
+extension PluginProcessLauncher {
+    /// How the libraries start this executable as a plugin probe (`plugin inspect --json`) and as an
+    /// isolation worker (`plugin worker`): the grammar is this executable's, so it is said here.
+    static let stradaHost = PluginProcessLauncher(
+        probeArguments: { file in ["plugin", "inspect", "--json", file] },
+        workerArguments: { file, memoryLimitMB in ["plugin", "worker", "--memory-limit-mb", String(memoryLimitMB), file] }
     )
 }

@@ -57,19 +57,41 @@ public struct PluginStatus: Sendable, Equatable {
     }
 }
 
-/// Inspects plugins in a child process (`strada-host plugin inspect --json <file>`), as GStreamer scans
-/// new plugins: a plugin that crashes or hangs while loading is reported with its name, never fatal.
-public enum PluginProbe {
-    /// The running executable, used to start the probe child.
+/// How the plugin host starts its helper processes: the probe that inspects one plugin file, and the
+/// worker that runs one plugin under `--isolate`. The library knows no command-line grammar: the executable
+/// that embeds it says how to start itself in each role.
+public struct PluginProcessLauncher: Sendable {
+    /// The program to start.
+    public var executable: String
+    /// Arguments that make `executable` load one plugin file and print its ``PluginStatus`` JSON on stdout.
+    public var probeArguments: @Sendable (_ file: String) -> [String]
+    /// Arguments that make `executable` run ``PluginWorker/run(file:logger:)`` for one plugin file.
+    public var workerArguments: @Sendable (_ file: String, _ memoryLimitMB: Int) -> [String]
+
+    public init(
+        executable: String = PluginProcessLauncher.currentExecutable,
+        probeArguments: @escaping @Sendable (_ file: String) -> [String],
+        workerArguments: @escaping @Sendable (_ file: String, _ memoryLimitMB: Int) -> [String]
+    ) {
+        self.executable = executable
+        self.probeArguments = probeArguments
+        self.workerArguments = workerArguments
+    }
+
+    /// The running executable.
     public static var currentExecutable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
+}
 
-    /// Inspects `file` in a child process started from `executable`; gives up after `timeout` seconds.
-    public static func inspect(file: String, executable: String = currentExecutable, timeout: Double = 10) -> PluginStatus {
+/// Inspects plugins in a child process, as GStreamer scans new plugins: a plugin that crashes or hangs
+/// while loading is reported with its name, never fatal.
+public enum PluginProbe {
+    /// Inspects `file` in a child process started by `launcher`; gives up after `timeout` seconds.
+    public static func inspect(file: String, launcher: PluginProcessLauncher, timeout: Double = 10) -> PluginStatus {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["plugin", "inspect", "--json", file]
+        process.executableURL = URL(fileURLWithPath: launcher.executable)
+        process.arguments = launcher.probeArguments(file)
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

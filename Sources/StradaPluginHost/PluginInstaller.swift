@@ -13,7 +13,7 @@ public struct PluginInstaller: Sendable {
     public let directory: String
     private let probe: @Sendable (String) -> PluginStatus
 
-    public init(directory: String, probe: @escaping @Sendable (String) -> PluginStatus = { PluginProbe.inspect(file: $0) }) {
+    public init(directory: String, probe: @escaping @Sendable (String) -> PluginStatus) {
         self.directory = directory
         self.probe = probe
     }

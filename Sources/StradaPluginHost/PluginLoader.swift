@@ -77,6 +77,11 @@ public enum PluginDirectories {
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
         return (data as NSString).appendingPathComponent("strada/plugins")
     }
+
+    /// ``userDefault`` if that folder exists, else none.
+    public static var existingUserDefault: [String] {
+        FileManager.default.fileExists(atPath: userDefault) ? [userDefault] : []
+    }
 }
 
 /// Loads component plugins with `dlopen` through the ABI 1 entry point. Never unloads them: Swift images

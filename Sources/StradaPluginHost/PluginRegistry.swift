@@ -33,9 +33,13 @@ public final class PluginRegistry {
     private var generations: [String: Generation] = [:]
     private var counter = 0
 
-    /// `staging`: copy each plugin to a private folder before loading it (needed to reload; `run --watch`).
-    public init(directories: [String], staging: Bool, logger: Logger) {
+    private let launcher: PluginProcessLauncher?
+
+    /// `staging`: copy each plugin to a private folder before loading it (needed to reload; `run --watch`),
+    /// validating each new build in a probe child started by `launcher`.
+    public init(directories: [String], staging: Bool, launcher: PluginProcessLauncher? = nil, logger: Logger) {
         self.directories = directories
+        self.launcher = launcher
         self.logger = logger
         if staging {
             let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-staging-\(getpid())")
@@ -146,8 +150,8 @@ public final class PluginRegistry {
                 return .failure(PluginLoadError(path: path, reason: "cannot be staged for loading (\(error.localizedDescription))", remedy: "check free space in \(stagingDirectory)"))
             }
             loadPath = staged
-            if probe {
-                let status = PluginProbe.inspect(file: staged)
+            if probe, let launcher {
+                let status = PluginProbe.inspect(file: staged, launcher: launcher)
                 if status.state != .loaded {
                     return .failure(PluginLoadError(path: path, reason: status.reason ?? "failed to load", remedy: "fix the build; the previous build, if any, keeps serving"))
                 }

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 public import Logging
 public import StradaCore
+import StradaAutomation
 
 /// The host side of `--isolate`: one worker process per plugin, the same ABI behind JSON lines. A worker
 /// that crashes, aborts, hangs (no answer to a heartbeat within 3 s) or exceeds its memory limit is
@@ -28,6 +29,7 @@ public final class IsolatedPlugin {
 
     private let logger: Logger
     private let memoryLimitMB: Int
+    private let launcher: PluginProcessLauncher
     private var process: Process?
     private var input: FileHandle?
     private var source: (any DispatchSourceRead)?
@@ -41,8 +43,11 @@ public final class IsolatedPlugin {
     private var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
 
     /// Starts a worker for `path`; throws the plugin's own one-line error if it does not load.
-    public init(path: String, memoryLimitMB: Int = 1024, logger: Logger) throws(PluginLoadError) {
+    public init(
+        path: String, launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024, logger: Logger
+    ) throws(PluginLoadError) {
         self.path = path
+        self.launcher = launcher
         self.logger = logger
         self.memoryLimitMB = memoryLimitMB
         try launch()
@@ -63,8 +68,8 @@ public final class IsolatedPlugin {
 
     private func launch() throws(PluginLoadError) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: PluginProbe.currentExecutable)
-        process.arguments = ["plugin", "worker", "--memory-limit-mb", String(memoryLimitMB), path]
+        process.executableURL = URL(fileURLWithPath: launcher.executable)
+        process.arguments = launcher.workerArguments(path, memoryLimitMB)
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash is reported by the host at once, not after symbolication
         process.environment = environment
@@ -84,16 +89,21 @@ public final class IsolatedPlugin {
             first.append(chunk)
         }
         let newline = first.firstIndex(of: 0x0A) ?? first.endIndex
-        let hello = try? JSON(parsing: String(decoding: first[first.startIndex..<newline], as: UTF8.self))
-        guard hello?["op"]?.stringValue == "hello" else {
+        let hello = WorkerMessage(line: String(decoding: first[first.startIndex..<newline], as: UTF8.self))
+        guard case .hello(let helloID, let helloVersion, _, let names)? = hello else {
             process.terminate()
-            if let reason = hello?["reason"]?.stringValue { throw PluginLoadError(path: path, reason: reason, remedy: "fix or remove the plugin") }
-            throw PluginLoadError(path: path, reason: "its worker process exited while loading it (status \(process.isRunning ? 0 : process.terminationStatus))", remedy: "fix or remove the plugin")
+            if case .error(_, let reason)? = hello {
+                throw PluginLoadError(path: path, reason: reason, remedy: "fix or remove the plugin")
+            }
+            let status = process.isRunning ? 0 : process.terminationStatus
+            throw PluginLoadError(
+                path: path, reason: "its worker process exited while loading it (status \(status))",
+                remedy: "fix or remove the plugin")
         }
         if newline < first.endIndex { buffer = Data(first[first.index(after: newline)...]) }
-        id = hello?["id"]?.stringValue ?? "?"
-        version = hello?["version"]?.stringValue ?? "?"
-        if case .array(let names)? = hello?["components"] { componentNames = names.compactMap(\.stringValue) }
+        id = helloID
+        version = helloVersion
+        componentNames = names
         self.process = process
         input = toWorker.fileHandleForWriting
         let source = DispatchSource.makeReadSource(fileDescriptor: reader.fileDescriptor, queue: .main)
@@ -121,7 +131,7 @@ public final class IsolatedPlugin {
             return
         }
         awaitingPong = true
-        send(#"{"op":"ping"}"#)
+        send(.ping)
     }
 
     private func readWorker(_ reader: FileHandle) {
@@ -132,27 +142,24 @@ public final class IsolatedPlugin {
         while let newline = buffer.firstIndex(of: 0x0A) {
             let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
             buffer.removeSubrange(buffer.startIndex...newline)
-            guard let value = try? JSON(parsing: line, limits: JSONLimits(maxDepth: 1024, maxBytes: 64 << 20)) else { continue }
-            handle(value)
+            guard let message = WorkerMessage(line: line) else { continue }
+            handle(message)
         }
     }
 
-    private func handle(_ event: JSON) {
-        if event["op"]?.stringValue == "pong" {
+    private func handle(_ message: WorkerMessage) {
+        switch message {
+        case .pong:
             lastPong = Date()
             awaitingPong = false
-            return
-        }
-        guard case .number(let number)? = event["instance"], let component = components[Int(number)] else { return }
-        switch event["op"]?.stringValue {
-        case "reply": if let message = event["message"] { _ = component.replyFromPlugin(json: message.serialized()) }
-        case "replyToEvent":
-            _ = component.replyFromPlugin(toEvent: event["event"]?.stringValue ?? "", dataJSON: event["data"]?.stringValue ?? "")
-        case "setButton": if let button = event["button"] { _ = component.setButton(HeaderButton(json: button)) }
-        case "removeButton": _ = component.removeButton(id: event["id"]?.stringValue ?? "")
-        case "show": if let spec = event["spec"] { _ = component.showControl(id: event["id"]?.stringValue ?? "", specJSON: spec.serialized()) }
-        case "remove": _ = component.removeControl(id: event["id"]?.stringValue ?? "")
-        default: break
+        case .reply(let instance, let json): _ = components[instance]?.replyFromPlugin(json: json)
+        case .replyToEvent(let instance, let event, let data):
+            _ = components[instance]?.replyFromPlugin(toEvent: event, dataJSON: data)
+        case .setButton(let instance, let button): _ = components[instance]?.setButton(HeaderButton(json: button))
+        case .removeButton(let instance, let id): _ = components[instance]?.removeButton(id: id)
+        case .show(let instance, let id, let spec): _ = components[instance]?.showControl(id: id, specJSON: spec)
+        case .remove(let instance, let id): _ = components[instance]?.removeControl(id: id)
+        default: break  // host → worker operations never come back
         }
     }
 
@@ -208,17 +215,17 @@ public final class IsolatedPlugin {
     }
 
     private func createInstance(_ number: Int, name: String) {
-        send(JSON.object(["op": "create", "instance": .number(Double(number)), "component": .string(name)]).serialized())
+        send(.create(instance: number, component: name))
     }
 
     fileprivate func detach(instance number: Int) {
         components[number] = nil
-        send(#"{"op":"destroy","instance":\#(number)}"#)
+        send(.destroy(instance: number))
     }
 
-    fileprivate func send(_ line: String) {
+    fileprivate func send(_ message: WorkerMessage) {
         guard !disabled, let input, process?.isRunning == true else { return }
-        input.write(Data((line + "\n").utf8))
+        input.write(Data((message.line + "\n").utf8))
     }
 
     /// Stops the worker (host exit).
@@ -251,19 +258,19 @@ final class IsolatedComponent: ForeignComponent {
     }
 
     override func deliver(messageJSON: String) {
-        plugin?.send(#"{"op":"receive","instance":\#(instance),"message":\#(messageJSON)}"#)
+        plugin?.send(.receive(instance: instance, messageJSON: messageJSON))
     }
 
     override func deliver(lifecycle event: strada_lifecycle_event) {
-        plugin?.send(#"{"op":"lifecycle","instance":\#(instance),"event":\#(event)}"#)
+        plugin?.send(.lifecycle(instance: instance, event: Int(event)))
     }
 
     override func deliverActivation(controlID: String) {
-        plugin?.send(JSON.object(["op": "activated", "instance": .number(Double(instance)), "control": .string(controlID)]).serialized())
+        plugin?.send(.activated(instance: instance, control: controlID))
     }
 
     override func deliverControlEvent(controlID: String, eventJSON: String) {
-        plugin?.send(#"{"op":"controlEvent","instance":\#(instance),"control":\#(JSON.string(controlID).serialized()),"event":\#(eventJSON)}"#)
+        plugin?.send(.controlEvent(instance: instance, control: controlID, eventJSON: eventJSON))
     }
 
     override func destroyInstance() {

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 public import Logging
 import StradaCore
+import StradaAutomation
 
 /// The worker side of `--isolate`: runs one plugin in its own process (`strada-host plugin worker <file>`)
 /// and speaks JSON lines with the host on stdin/stdout. The plugin sees the same ABI; its host calls are
@@ -20,13 +21,11 @@ public final class PluginWorker {
         MainActor.assumeIsolated {
             switch PluginLoader(logger: logger).load(file: file) {
             case .failure(let error):
-                WorkerOutput.write(["op": "error", "message": .string(error.description), "reason": .string(error.reason)])
+                WorkerOutput.write(.error(message: error.description, reason: error.reason))
                 exit(1)
             case .success(let plugin):
-                WorkerOutput.write([
-                    "op": "hello", "id": .string(plugin.id), "version": .string(plugin.version), "abi": .string(plugin.abi),
-                    "components": .array(plugin.componentNames.map(JSON.string)),
-                ])
+                WorkerOutput.write(.hello(
+                    id: plugin.id, version: plugin.version, abi: plugin.abi, components: plugin.componentNames))
                 let worker = PluginWorker(descriptor: plugin.descriptor)
                 worker.start()
                 keepAlive = worker
@@ -58,18 +57,15 @@ public final class PluginWorker {
         while let newline = input.firstIndex(of: 0x0A) {
             let line = String(decoding: input[input.startIndex..<newline], as: UTF8.self)
             input.removeSubrange(input.startIndex...newline)
-            if let value = try? JSON(parsing: line, limits: JSONLimits(maxDepth: 1024, maxBytes: 64 << 20)) { handle(value) }
+            if let message = WorkerMessage(line: line) { handle(message) }
         }
     }
 
-    private func handle(_ command: JSON) {
-        let id: Int
-        if case .number(let number)? = command["instance"] { id = Int(number) } else { id = -1 }
-        switch command["op"]?.stringValue {
-        case "ping":
-            WorkerOutput.write(["op": "pong"])
-        case "create":
-            guard let name = command["component"]?.stringValue else { return }
+    private func handle(_ message: WorkerMessage) {
+        switch message {
+        case .ping:
+            WorkerOutput.write(.pong)
+        case .create(let id, let name):
             let forwarder = WorkerInstance(id: id)
             let handle = HostAPI.register(forwarder)
             guard let instance = descriptor.createInstance(named: name, handle: handle) else {
@@ -77,24 +73,24 @@ public final class PluginWorker {
                 return
             }
             instances[id] = (forwarder, handle, instance)
-        case "receive":
-            guard let entry = instances[id], let message = command["message"] else { return }
-            descriptor.receive(entry.instance, message.serialized())
-        case "lifecycle":
-            guard let entry = instances[id], case .number(let event)? = command["event"] else { return }
+        case .receive(let id, let json):
+            guard let entry = instances[id] else { return }
+            descriptor.receive(entry.instance, json)
+        case .lifecycle(let id, let event):
+            guard let entry = instances[id] else { return }
             descriptor.lifecycle(entry.instance, strada_lifecycle_event(event))
-        case "activated":
-            guard let entry = instances[id], let control = command["control"]?.stringValue else { return }
+        case .activated(let id, let control):
+            guard let entry = instances[id] else { return }
             descriptor.controlActivated(entry.instance, control)
-        case "controlEvent":
-            guard let entry = instances[id], let control = command["control"]?.stringValue, let event = command["event"] else { return }
-            descriptor.controlEvent(entry.instance, control, event.serialized())
-        case "destroy":
+        case .controlEvent(let id, let control, let event):
+            guard let entry = instances[id] else { return }
+            descriptor.controlEvent(entry.instance, control, event)
+        case .destroy(let id):
             guard let entry = instances.removeValue(forKey: id) else { return }
             HostAPI.unregister(entry.handle)
             descriptor.destroy(entry.instance)
         default:
-            break
+            break  // worker → host operations never arrive here
         }
     }
 }
@@ -106,40 +102,36 @@ final class WorkerInstance: PluginHostCalls {
     let id: Int
     init(id: Int) { self.id = id }
 
-    private func send(_ op: String, _ fields: JSONObject) -> strada_status {
-        var object = fields
-        object["op"] = .string(op)
-        object["instance"] = .number(Double(id))
-        WorkerOutput.write(object)
+    private func send(_ message: WorkerMessage) -> strada_status {
+        WorkerOutput.write(message)
         return STRADA_OK
     }
 
     func replyFromPlugin(json: String) -> strada_status {
-        guard let message = try? JSON(parsing: json) else { return STRADA_ERR_INVALID_ARGUMENT }
-        return send("reply", ["message": message])
+        guard (try? JSON(parsing: json)) != nil else { return STRADA_ERR_INVALID_ARGUMENT }
+        return send(.reply(instance: id, messageJSON: json))
     }
 
     func replyFromPlugin(toEvent event: String, dataJSON: String) -> strada_status {
-        send("replyToEvent", ["event": .string(event), "data": .string(dataJSON)])
+        send(.replyToEvent(instance: id, event: event, dataJSON: dataJSON))
     }
 
     func setButton(_ button: HeaderButton) -> strada_status {
-        send("setButton", ["button": .object(button.json)])
+        send(.setButton(instance: id, button: .object(button.json)))
     }
 
-    func removeButton(id: String) -> strada_status { send("removeButton", ["id": .string(id)]) }
+    func removeButton(id: String) -> strada_status { send(.removeButton(instance: self.id, id: id)) }
 
     func showControl(id: String, specJSON: String) -> strada_status {
-        guard let spec = try? JSON(parsing: specJSON) else { return STRADA_ERR_INVALID_ARGUMENT }
-        return send("show", ["id": .string(id), "spec": spec])
+        guard (try? JSON(parsing: specJSON)) != nil else { return STRADA_ERR_INVALID_ARGUMENT }
+        return send(.show(instance: self.id, id: id, specJSON: specJSON))
     }
 
-    func removeControl(id: String) -> strada_status { send("remove", ["id": .string(id)]) }
+    func removeControl(id: String) -> strada_status { send(.remove(instance: self.id, id: id)) }
 }
 
 enum WorkerOutput {
-    static func write(_ object: JSONObject) {
-        let line = JSON.object(object).serialized() + "\n"
-        FileHandle.standardOutput.write(Data(line.utf8))
+    static func write(_ message: WorkerMessage) {
+        FileHandle.standardOutput.write(Data((message.line + "\n").utf8))
     }
 }

@@ -1,0 +1,70 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The automation channel: ``AutomationEvent`` lines out, ``AutomationCommand`` lines in (see the README's
+/// "Automation channel"). Reads on the main queue, so it needs a loop that drains it (the host's GLib loop).
+@MainActor
+public final class AutomationChannel {
+    private let write: @MainActor (String) -> Void
+    private let eventPrefixes: [String]
+    private var source: (any DispatchSourceRead)?
+    private var buffer: [UInt8] = []
+
+    /// A channel writing each event line with `write`, for events whose name starts with one of
+    /// `eventPrefixes` (`[""]`: all). Command results, `controls` and `host.*` events are always written.
+    public init(eventPrefixes: [String] = [""], write: @escaping @MainActor (String) -> Void) {
+        self.eventPrefixes = eventPrefixes
+        self.write = write
+    }
+
+    /// Reads commands from `fd`, one JSON object per line. A line that is not a command is answered with
+    /// `command.error`; `onEnd` runs at end of input.
+    public func readCommands(
+        fromFD fd: Int32, handler: @escaping @MainActor (AutomationCommand) -> Void,
+        onEnd: @escaping @MainActor () -> Void = {}
+    ) {
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.readAvailable(fd, handler: handler, onEnd: onEnd) }
+        }
+        source.resume()
+        self.source = source
+    }
+
+    private func readAvailable(
+        _ fd: Int32, handler: @MainActor (AutomationCommand) -> Void, onEnd: @MainActor () -> Void
+    ) {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = read(fd, &chunk, chunk.count)
+        guard count > 0 else {
+            source?.cancel()
+            source = nil
+            return onEnd()
+        }
+        buffer.append(contentsOf: chunk[0..<count])
+        while let newline = buffer.firstIndex(of: 0x0A) {
+            let line = String(decoding: buffer[..<newline], as: UTF8.self)
+            buffer.removeSubrange(...newline)
+            guard !line.isEmpty else { continue }
+            do {
+                handler(try AutomationCommand(line: line))
+            } catch {
+                emit(.commandError(command: nil, error: error.reason, details: ["input": .string(line)]))
+            }
+        }
+    }
+
+    /// Writes `event` if the channel reports its name.
+    public func emit(_ event: AutomationEvent) {
+        guard wants(event.name) else { return }
+        write(event.line)
+    }
+
+    /// Whether events named `name` are reported (ask before building an event on the message path).
+    public func wants(_ name: AutomationEvent.Name) -> Bool {
+        name.isAlwaysReported
+            || eventPrefixes.contains(where: { name.rawValue.hasPrefix($0) || $0.hasPrefix(name.rawValue) })
+    }
+}

@@ -1,0 +1,93 @@
+public import StradaCore
+
+/// A command read from the automation channel, one JSON object per line, e.g.
+/// `{"command":"activate","control":"form.submit"}`. Decoded in one place (``init(line:)``); the README's
+/// command table is checked against ``Name`` by a test.
+public enum AutomationCommand: Sendable, Equatable {
+    case activate(control: String)
+    case choose(control: String, index: Int)
+    case dismiss(control: String)
+    case confirm(control: String)
+    case type(control: String, text: String)
+    case call(plugin: String, action: String, arguments: [JSON])
+    /// Lists the native controls of the screen shown.
+    case listControls
+    /// Loads `url` as a new visit (full load, new screen stack) — the address bar's "go".
+    case navigate(url: String)
+    /// Visits `url` in the app as a link would: `action` "advance" (push) or "replace".
+    case visit(url: String, action: String)
+    /// Native Back: pops the screen shown.
+    case back
+    case reload
+    case screenshot(path: String)
+    case quit
+
+    /// Every command name, as it appears on the wire.
+    public enum Name: String, CaseIterable, Sendable {
+        case activate, choose, dismiss, confirm, type, call, controls, navigate, visit, back, reload, screenshot, quit
+    }
+
+    public var name: Name {
+        switch self {
+        case .activate: .activate
+        case .choose: .choose
+        case .dismiss: .dismiss
+        case .confirm: .confirm
+        case .type: .type
+        case .call: .call
+        case .listControls: .controls
+        case .navigate: .navigate
+        case .visit: .visit
+        case .back: .back
+        case .reload: .reload
+        case .screenshot: .screenshot
+        case .quit: .quit
+        }
+    }
+
+    /// Reads one command line; the error says what a well-formed command of that name looks like.
+    public init(line: String) throws(MalformedMessage) {
+        guard let value = try? JSON(parsing: line), let text = value["command"]?.stringValue else {
+            throw MalformedMessage(reason: "a command is a JSON object with a string \"command\"")
+        }
+        guard let name = Name(rawValue: text) else {
+            let known = Name.allCases.map(\.rawValue).joined(separator: ", ")
+            throw MalformedMessage(reason: "unknown command \"\(text)\"; known: \(known)")
+        }
+        func string(_ key: String, _ usage: String) throws(MalformedMessage) -> String {
+            guard let field = value[key]?.stringValue else { throw MalformedMessage(reason: "\(text) needs \(usage)") }
+            return field
+        }
+        let control = "a string \"control\" (see the \"controls\" command)"
+        switch name {
+        case .activate: self = .activate(control: try string("control", control))
+        case .dismiss: self = .dismiss(control: try string("control", control))
+        case .confirm: self = .confirm(control: try string("control", control))
+        case .choose:
+            guard let control = value["control"]?.stringValue, case .number(let index)? = value["index"],
+                index == index.rounded()
+            else { throw MalformedMessage(reason: "choose needs a string \"control\" (a menu) and a number \"index\"") }
+            self = .choose(control: control, index: Int(index))
+        case .type:
+            let usage = "a string \"control\" (a search) and a string \"text\""
+            self = .type(control: try string("control", usage), text: try string("text", usage))
+        case .call:
+            let usage = "string \"plugin\" (its id) and \"action\", and optional \"args\""
+            var arguments: [JSON] = []
+            if case .array(let items)? = value["args"] { arguments = items }
+            self = .call(plugin: try string("plugin", usage), action: try string("action", usage), arguments: arguments)
+        case .controls: self = .listControls
+        case .navigate: self = .navigate(url: try string("url", "a string \"url\""))
+        case .visit:
+            let action = value["action"]?.stringValue ?? "advance"
+            guard action == "advance" || action == "replace" else {
+                throw MalformedMessage(reason: "visit's \"action\" is \"advance\" (the default) or \"replace\"")
+            }
+            self = .visit(url: try string("url", "a string \"url\" and an optional \"action\""), action: action)
+        case .back: self = .back
+        case .reload: self = .reload
+        case .screenshot: self = .screenshot(path: try string("path", "a string \"path\" (a .png file)"))
+        case .quit: self = .quit
+        }
+    }
+}

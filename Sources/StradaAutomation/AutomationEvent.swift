@@ -1,0 +1,282 @@
+public import StradaCore
+
+/// Everything the host reports on the automation channel: one case per event, encoded in one place
+/// (``json``). The README's event table is checked against ``Name`` by a test.
+public enum AutomationEvent: Sendable, Equatable {
+    // MARK: The host
+    /// Plugins are loaded and the window is about to show the start page.
+    case hostReady(userAgent: String, components: [String], plugins: [JSON])
+    /// The set of component names changed (hot reload): new user agent, page reloaded.
+    case hostComponents(components: [String], userAgent: String)
+    /// The host is exiting with `code`.
+    case hostExit(code: Int32, reason: String)
+
+    // MARK: Commands
+    /// A command succeeded; `details` carries what it acted on and its result.
+    case commandOK(command: String, details: JSONObject = [:])
+    /// A command failed (or could not be read: then `command` is `nil` and `details` holds the input).
+    case commandError(command: String?, error: String, details: JSONObject = [:])
+    /// The answer to `controls`: the native controls of the screen shown.
+    case controls([JSON])
+
+    // MARK: Plugins
+    case pluginError(path: String, reason: String, message: String)
+    case pluginCrashed(path: String, id: String, reason: String)
+    case pluginRestarted(path: String, id: String)
+    case pluginDisabled(path: String, id: String)
+    case pluginReloadFailed(path: String, error: String)
+    case pluginRemoved(path: String, components: [String])
+    case pluginAdded(path: String, id: String, components: [String])
+    case pluginReloaded(
+        path: String, id: String, generation: Int, components: [String], reinstantiated: [String],
+        milliseconds: Double, residentKilobytesDelta: Int)
+
+    // MARK: The bridge
+    case bridgeReady
+    case bridgeReceived(message: JSON)
+    case bridgeSent(message: JSON)
+    case bridgeRejected(raw: String, reason: String)
+    case bridgeDropped(message: JSON, reason: String)
+    case bridgeRegistered(components: [String])
+    case bridgeUnregistered(component: String)
+
+    // MARK: Native controls
+    case controlAdded(JSON)
+    case controlChanged(JSON)
+    case controlRemoved(id: String)
+    case toast(message: String)
+    case windowTitle(title: String, subtitle: String?)
+    case clipboard(text: String)
+    case windowColorScheme(scheme: String)
+    case browserOpened(url: String)
+
+    // MARK: The page
+    case pageCommitted(url: String, bridged: Bool)
+    case pageFinished(url: String, title: String)
+    case pageTitle(String)
+    case pageClosed
+    case windowClosed
+    case pageCrashed(reason: String)
+
+    // MARK: Screens and visits
+    /// A screen was pushed on, replaced in or popped off a stack (`stack`: "main" or "modal").
+    case screenPushed(ScreenReport)
+    case screenReplaced(ScreenReport)
+    case screenPopped(ScreenReport)
+    /// The page's Turbo proposed a visit (or a full page load started one).
+    case visitProposed(url: String, action: String)
+    /// A visit failed: HTTP status (0 for a network error) and what the host did.
+    case visitFailed(url: String, statusCode: Int, error: String)
+
+    // MARK: Benchmarks
+    case benchmarkRoundtrip(result: JSON)
+
+    /// Every event name, as it appears on the wire.
+    public enum Name: String, CaseIterable, Sendable {
+        case hostReady = "host.ready", hostComponents = "host.components", hostExit = "host.exit"
+        case commandOK = "command.ok", commandError = "command.error", controls
+        case pluginError = "plugin.error", pluginCrashed = "plugin.crashed", pluginRestarted = "plugin.restarted"
+        case pluginDisabled = "plugin.disabled", pluginReloadFailed = "plugin.reload-failed"
+        case pluginRemoved = "plugin.removed", pluginAdded = "plugin.added", pluginReloaded = "plugin.reloaded"
+        case bridgeReady = "bridge.ready", bridgeReceived = "bridge.received", bridgeSent = "bridge.sent"
+        case bridgeRejected = "bridge.rejected", bridgeDropped = "bridge.dropped"
+        case bridgeRegistered = "bridge.registered", bridgeUnregistered = "bridge.unregistered"
+        case controlAdded = "control.added", controlChanged = "control.changed", controlRemoved = "control.removed"
+        case toast, windowTitle = "window.title", clipboard, windowColorScheme = "window.colorScheme"
+        case browserOpened = "browser.opened"
+        case pageCommitted = "page.committed", pageFinished = "page.finished", pageTitle = "page.title"
+        case pageClosed = "page.closed", windowClosed = "window.closed", pageCrashed = "page.crashed"
+        case screenPushed = "screen.pushed", screenReplaced = "screen.replaced", screenPopped = "screen.popped"
+        case visitProposed = "visit.proposed", visitFailed = "visit.failed"
+        case benchmarkRoundtrip = "benchmark.roundtrip"
+
+        /// Events written whatever the channel's filter: the host's own, command results and `controls`.
+        public var isAlwaysReported: Bool {
+            rawValue.hasPrefix("host.") || rawValue.hasPrefix("command.") || self == .controls
+        }
+    }
+
+    public var name: Name {
+        switch self {
+        case .hostReady: .hostReady
+        case .hostComponents: .hostComponents
+        case .hostExit: .hostExit
+        case .commandOK: .commandOK
+        case .commandError: .commandError
+        case .controls: .controls
+        case .pluginError: .pluginError
+        case .pluginCrashed: .pluginCrashed
+        case .pluginRestarted: .pluginRestarted
+        case .pluginDisabled: .pluginDisabled
+        case .pluginReloadFailed: .pluginReloadFailed
+        case .pluginRemoved: .pluginRemoved
+        case .pluginAdded: .pluginAdded
+        case .pluginReloaded: .pluginReloaded
+        case .bridgeReady: .bridgeReady
+        case .bridgeReceived: .bridgeReceived
+        case .bridgeSent: .bridgeSent
+        case .bridgeRejected: .bridgeRejected
+        case .bridgeDropped: .bridgeDropped
+        case .bridgeRegistered: .bridgeRegistered
+        case .bridgeUnregistered: .bridgeUnregistered
+        case .controlAdded: .controlAdded
+        case .controlChanged: .controlChanged
+        case .controlRemoved: .controlRemoved
+        case .toast: .toast
+        case .windowTitle: .windowTitle
+        case .clipboard: .clipboard
+        case .windowColorScheme: .windowColorScheme
+        case .browserOpened: .browserOpened
+        case .pageCommitted: .pageCommitted
+        case .pageFinished: .pageFinished
+        case .pageTitle: .pageTitle
+        case .pageClosed: .pageClosed
+        case .windowClosed: .windowClosed
+        case .pageCrashed: .pageCrashed
+        case .screenPushed: .screenPushed
+        case .screenReplaced: .screenReplaced
+        case .screenPopped: .screenPopped
+        case .visitProposed: .visitProposed
+        case .visitFailed: .visitFailed
+        case .benchmarkRoundtrip: .benchmarkRoundtrip
+        }
+    }
+
+    /// The event's fields (without `"event"`).
+    public var fields: JSONObject {
+        switch self {
+        case .hostReady(let userAgent, let components, let plugins):
+            ["userAgent": .string(userAgent), "components": .strings(components), "plugins": .array(plugins)]
+        case .hostComponents(let components, let userAgent):
+            ["components": .strings(components), "userAgent": .string(userAgent)]
+        case .hostExit(let code, let reason): ["code": .number(Double(code)), "reason": .string(reason)]
+        case .commandOK(let command, let details): details.merging(["command": .string(command)])
+        case .commandError(let command, let error, let details):
+            details.merging(["error": .string(error)]).merging(command.map { ["command": .string($0)] } ?? [:])
+        case .controls(let controls): ["controls": .array(controls)]
+        case .pluginError(let path, let reason, let message):
+            ["path": .string(path), "reason": .string(reason), "message": .string(message)]
+        case .pluginCrashed(let path, let id, let reason):
+            ["path": .string(path), "id": .string(id), "reason": .string(reason)]
+        case .pluginRestarted(let path, let id), .pluginDisabled(let path, let id):
+            ["path": .string(path), "id": .string(id)]
+        case .pluginReloadFailed(let path, let error): ["path": .string(path), "error": .string(error)]
+        case .pluginRemoved(let path, let components): ["path": .string(path), "components": .strings(components)]
+        case .pluginAdded(let path, let id, let components):
+            ["path": .string(path), "id": .string(id), "components": .strings(components)]
+        case .pluginReloaded(let path, let id, let generation, let components, let reinstantiated, let ms, let delta):
+            [
+                "path": .string(path), "id": .string(id), "generation": .number(Double(generation)),
+                "components": .strings(components), "reinstantiated": .strings(reinstantiated),
+                "milliseconds": .number(ms), "residentKilobytesDelta": .number(Double(delta)),
+            ]
+        case .bridgeReady, .pageClosed, .windowClosed: [:]
+        case .bridgeReceived(let message), .bridgeSent(let message): ["message": message]
+        case .bridgeRejected(let raw, let reason): ["raw": .string(raw), "reason": .string(reason)]
+        case .bridgeDropped(let message, let reason): ["message": message, "reason": .string(reason)]
+        case .bridgeRegistered(let components): ["components": .strings(components)]
+        case .bridgeUnregistered(let component): ["component": .string(component)]
+        case .controlAdded(let control), .controlChanged(let control): ["control": control]
+        case .controlRemoved(let id): ["id": .string(id)]
+        case .toast(let message): ["message": .string(message)]
+        case .windowTitle(let title, let subtitle): ["title": .string(title), "subtitle": subtitle.map(JSON.string) ?? .null]
+        case .clipboard(let text): ["text": .string(text)]
+        case .windowColorScheme(let scheme): ["scheme": .string(scheme)]
+        case .browserOpened(let url): ["url": .string(url)]
+        case .pageCommitted(let url, let bridged): ["url": .string(url), "bridged": .bool(bridged)]
+        case .pageFinished(let url, let title): ["url": .string(url), "title": .string(title)]
+        case .pageTitle(let title): ["title": .string(title)]
+        case .pageCrashed(let reason): ["reason": .string(reason)]
+        case .screenPushed(let screen), .screenReplaced(let screen), .screenPopped(let screen): screen.fields
+        case .visitProposed(let url, let action): ["url": .string(url), "action": .string(action)]
+        case .visitFailed(let url, let statusCode, let error):
+            ["url": .string(url), "statusCode": .number(Double(statusCode)), "error": .string(error)]
+        case .benchmarkRoundtrip(let result): ["result": result]
+        }
+    }
+
+    /// The event as one JSON object: `{"event": name, ...fields}`.
+    public var json: JSON {
+        var object = fields
+        object["event"] = .string(name.rawValue)
+        return .object(object)
+    }
+
+    /// The event as one line of the channel (sorted keys, no newline).
+    public var line: String { json.serialized(sortedKeys: true) }
+}
+
+/// A screen as the screen events report it.
+public struct ScreenReport: Sendable, Equatable {
+    public var url: String
+    public var title: String
+    /// How many screens the stack holds after the change.
+    public var depth: Int
+    /// The visit action that caused the change ("advance", "replace", "restore", "back", "load", …).
+    public var action: String
+    /// "main" or "modal".
+    public var stack: String
+
+    public init(url: String, title: String, depth: Int, action: String, stack: String = "main") {
+        self.url = url
+        self.title = title
+        self.depth = depth
+        self.action = action
+        self.stack = stack
+    }
+
+    var fields: JSONObject {
+        [
+            "url": .string(url), "title": .string(title), "depth": .number(Double(depth)), "action": .string(action),
+            "stack": .string(stack),
+        ]
+    }
+}
+
+extension JSON {
+    static func strings(_ values: [String]) -> JSON { .array(values.map(JSON.string)) }
+}
+
+extension JSONObject {
+    func merging(_ other: JSONObject) -> JSONObject {
+        var result = self
+        for (key, value) in other { result[key] = value }
+        return result
+    }
+}
+
+extension AutomationEvent {
+    /// The event for bridge traffic.
+    public init(_ traffic: BridgeTraffic) {
+        switch traffic {
+        case .ready: self = .bridgeReady
+        case .received(let message): self = .bridgeReceived(message: Self.json(message))
+        case .sent(let message): self = .bridgeSent(message: Self.json(message))
+        case .rejected(let raw, let reason): self = .bridgeRejected(raw: raw, reason: reason)
+        case .dropped(let message, let reason): self = .bridgeDropped(message: Self.json(message), reason: reason)
+        case .registered(let names): self = .bridgeRegistered(components: names)
+        case .unregistered(let name): self = .bridgeUnregistered(component: name)
+        }
+    }
+
+    /// The event name bridge traffic maps to (checked before anything is encoded on the message path).
+    public static func name(of traffic: BridgeTraffic) -> Name {
+        switch traffic {
+        case .ready: .bridgeReady
+        case .received: .bridgeReceived
+        case .sent: .bridgeSent
+        case .rejected: .bridgeRejected
+        case .dropped: .bridgeDropped
+        case .registered: .bridgeRegistered
+        case .unregistered: .bridgeUnregistered
+        }
+    }
+
+    /// A message as the wire object the page sent or receives.
+    static func json(_ message: Message) -> JSON {
+        message.wire() ?? .object([
+            "id": .string(message.id), "component": .string(message.component), "event": .string(message.event),
+            "jsonData": .string(message.jsonData),
+        ])
+    }
+}

@@ -1,0 +1,124 @@
+public import StradaCore
+
+/// The JSON lines between the host and a plugin's worker process under `--isolate`: one case per
+/// operation, encoded (``line``) and decoded (``init(line:)``) here only. Message and data payloads
+/// travel as the JSON text the page wrote, spliced in without re-serialising.
+public enum WorkerMessage: Sendable, Equatable {
+    // MARK: Host → worker
+    case ping
+    case create(instance: Int, component: String)
+    case destroy(instance: Int)
+    /// A message for the instance, as wire JSON text.
+    case receive(instance: Int, messageJSON: String)
+    case lifecycle(instance: Int, event: Int)
+    case activated(instance: Int, control: String)
+    case controlEvent(instance: Int, control: String, eventJSON: String)
+
+    // MARK: Worker → host
+    case hello(id: String, version: String, abi: String, components: [String])
+    case error(message: String, reason: String)
+    case pong
+    case reply(instance: Int, messageJSON: String)
+    case replyToEvent(instance: Int, event: String, dataJSON: String)
+    case setButton(instance: Int, button: JSON)
+    case removeButton(instance: Int, id: String)
+    case show(instance: Int, id: String, specJSON: String)
+    case remove(instance: Int, id: String)
+
+    /// Every operation name, as it appears on the wire.
+    public enum Op: String, CaseIterable, Sendable {
+        case ping, create, destroy, receive, lifecycle, activated, controlEvent
+        case hello, error, pong, reply, replyToEvent, setButton, removeButton, show, remove
+    }
+
+    /// Limits for reading a line: messages may be large, and nest as deep as the bridge allows.
+    public static let limits = JSONLimits(maxDepth: 1024, maxBytes: 64 << 20)
+
+    /// The line to write (no trailing newline).
+    public var line: String {
+        func object(_ op: Op, _ instance: Int?, _ fields: JSONObject = [:], raw: (String, String)? = nil) -> String {
+            var members = fields
+            members["op"] = .string(op.rawValue)
+            if let instance { members["instance"] = .number(Double(instance)) }
+            let text = JSON.object(members).serialized()
+            guard let (key, json) = raw else { return text }
+            // Splice the payload in as written: `{...,"key":<json>}`.
+            return String(text.dropLast()) + "," + JSON.string(key).serialized() + ":" + json + "}"
+        }
+        switch self {
+        case .ping: return object(.ping, nil)
+        case .pong: return object(.pong, nil)
+        case .create(let instance, let component): return object(.create, instance, ["component": .string(component)])
+        case .destroy(let instance): return object(.destroy, instance)
+        case .receive(let instance, let message): return object(.receive, instance, raw: ("message", message))
+        case .lifecycle(let instance, let event): return object(.lifecycle, instance, ["event": .number(Double(event))])
+        case .activated(let instance, let control): return object(.activated, instance, ["control": .string(control)])
+        case .controlEvent(let instance, let control, let event):
+            return object(.controlEvent, instance, ["control": .string(control)], raw: ("event", event))
+        case .hello(let id, let version, let abi, let components):
+            return object(.hello, nil, [
+                "id": .string(id), "version": .string(version), "abi": .string(abi),
+                "components": .array(components.map(JSON.string)),
+            ])
+        case .error(let message, let reason):
+            return object(.error, nil, ["message": .string(message), "reason": .string(reason)])
+        case .reply(let instance, let message): return object(.reply, instance, raw: ("message", message))
+        case .replyToEvent(let instance, let event, let data):
+            return object(.replyToEvent, instance, ["event": .string(event), "data": .string(data)])
+        case .setButton(let instance, let button): return object(.setButton, instance, ["button": button])
+        case .removeButton(let instance, let id): return object(.removeButton, instance, ["id": .string(id)])
+        case .show(let instance, let id, let spec): return object(.show, instance, ["id": .string(id)], raw: ("spec", spec))
+        case .remove(let instance, let id): return object(.remove, instance, ["id": .string(id)])
+        }
+    }
+
+    /// Reads one line; `nil` when it is not a well-formed worker message.
+    public init?(line: String) {
+        guard let value = try? JSON(parsing: line, limits: Self.limits),
+            let op = value["op"]?.stringValue.flatMap(Op.init(rawValue:))
+        else { return nil }
+        var instance = -1
+        if case .number(let number)? = value["instance"] { instance = Int(number) }
+        func string(_ key: String) -> String? { value[key]?.stringValue }
+        switch op {
+        case .ping: self = .ping
+        case .pong: self = .pong
+        case .create:
+            guard let component = string("component") else { return nil }
+            self = .create(instance: instance, component: component)
+        case .destroy: self = .destroy(instance: instance)
+        case .receive:
+            guard let message = value["message"] else { return nil }
+            self = .receive(instance: instance, messageJSON: message.serialized())
+        case .lifecycle:
+            guard case .number(let event)? = value["event"] else { return nil }
+            self = .lifecycle(instance: instance, event: Int(event))
+        case .activated:
+            guard let control = string("control") else { return nil }
+            self = .activated(instance: instance, control: control)
+        case .controlEvent:
+            guard let control = string("control"), let event = value["event"] else { return nil }
+            self = .controlEvent(instance: instance, control: control, eventJSON: event.serialized())
+        case .hello:
+            var components: [String] = []
+            if case .array(let names)? = value["components"] { components = names.compactMap(\.stringValue) }
+            self = .hello(
+                id: string("id") ?? "?", version: string("version") ?? "?", abi: string("abi") ?? "?",
+                components: components)
+        case .error: self = .error(message: string("message") ?? "", reason: string("reason") ?? "")
+        case .reply:
+            guard let message = value["message"] else { return nil }
+            self = .reply(instance: instance, messageJSON: message.serialized())
+        case .replyToEvent:
+            self = .replyToEvent(instance: instance, event: string("event") ?? "", dataJSON: string("data") ?? "")
+        case .setButton:
+            guard let button = value["button"] else { return nil }
+            self = .setButton(instance: instance, button: button)
+        case .removeButton: self = .removeButton(instance: instance, id: string("id") ?? "")
+        case .show:
+            guard let spec = value["spec"] else { return nil }
+            self = .show(instance: instance, id: string("id") ?? "", specJSON: spec.serialized())
+        case .remove: self = .remove(instance: instance, id: string("id") ?? "")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+public import StradaCore
+
+/// What `strada-host run` was asked to do: the start page, who gets the bridge, where plugins come from,
+/// and how the host reports. Built by the executable from its arguments.
+public struct HostConfiguration: Sendable {
+    /// The start page (an http(s) or file URL).
+    public var startURL: String
+    /// Which pages get the bridge (adapter scripts and routing).
+    public var originPolicy: OriginPolicy
+    /// Folders holding plugin shared libraries.
+    public var pluginDirectories: [String]
+    /// Event-name prefixes the automation channel reports (`[""]`: all), or `nil` for no channel.
+    public var automationEvents: [String]?
+    /// Benchmarks only: the bare engine echo channel.
+    public var benchmarkEchoChannel = false
+    /// Hot reload: watch the plugin folders and swap in rebuilt plugins.
+    public var watch = false
+    /// Run each plugin in its own worker process.
+    public var isolate = false
+    /// Report every bridge message as a trace line.
+    public var trace = false
+    /// Text placed before our product token in the user agent.
+    public var userAgentPrefix: String?
+    /// The window title shown when no page or component set one.
+    public var title = "Strada"
+
+    public init(startURL: String, originPolicy: OriginPolicy, pluginDirectories: [String]) {
+        self.startURL = startURL
+        self.originPolicy = originPolicy
+        self.pluginDirectories = pluginDirectories
+    }
+}
+
+/// Where the session's text output goes: the executable decides how to print it.
+public struct HostOutput {
+    /// One automation event line (stdout under `--automation`).
+    public var automation: @MainActor (String) -> Void
+    /// One trace line (stderr under `--trace`).
+    public var trace: @MainActor (String) -> Void
+
+    public init(automation: @escaping @MainActor (String) -> Void, trace: @escaping @MainActor (String) -> Void) {
+        self.automation = automation
+        self.trace = trace
+    }
+}
+
+/// Why a session could not start.
+public struct HostError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    /// There is no display to open a window on.
+    public static let noDisplay = HostError(
+        description: "cannot open a display; run under `xvfb-run -a` when there is none")
+}

@@ -1,0 +1,265 @@
+import Foundation
+public import Logging
+import StradaAutomation
+public import StradaCore
+import StradaEngineGTK
+public import StradaPluginHost
+
+/// One run of the host: loads the plugins (in process, staged for hot reload, or in worker processes),
+/// opens the window, reports on the automation channel and carries out its commands, and applies the
+/// web-process crash policy. `strada-host run` builds one from its arguments and runs it.
+@MainActor
+public final class HostSession {
+    private let configuration: HostConfiguration
+    private let loop = MainLoop()
+    private let window: BrowserWindow
+    private let automation: AutomationChannel?
+    private let output: HostOutput
+    private let logger: Logger
+    private let registry: PluginRegistry
+    private var isolated: [IsolatedPlugin] = []
+    private var watcher: DirectoryWatcher?
+    private var recentCrashes: [Date] = []
+
+    /// Opens the display and builds the session. Throws ``HostError/noDisplay`` when there is no display.
+    public init(
+        configuration: HostConfiguration, launcher: PluginProcessLauncher, output: HostOutput, logger: Logger
+    ) throws(HostError) {
+        guard Display.open() else { throw .noDisplay }
+        self.configuration = configuration
+        self.output = output
+        self.logger = logger
+        let channel = configuration.automationEvents.map { AutomationChannel(eventPrefixes: $0, write: output.automation) }
+        automation = channel
+
+        registry = PluginRegistry(
+            directories: configuration.pluginDirectories, staging: configuration.watch, launcher: launcher,
+            logger: logger)
+        var report = PluginLoadReport()
+        let registrations: [ComponentRegistration]
+        if configuration.isolate {
+            (report, registrations) = Self.startWorkers(
+                configuration.pluginDirectories, launcher: launcher, logger: logger, channel: channel)
+            isolated = report.isolated
+        } else {
+            report = registry.loadAll()
+            registrations = registry.registrations
+        }
+        for error in report.errors {
+            channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
+        }
+        window = BrowserWindow(
+            title: configuration.title, components: registrations, originPolicy: configuration.originPolicy,
+            userAgentPrefix: configuration.userAgentPrefix, logger: logger)
+        let handles = window.gtkHandles
+        PluginHostExtensions.offerGTKHandles(
+            window: handles.window, headerBar: handles.headerBar, webView: handles.webView)
+        if configuration.benchmarkEchoChannel {
+            window.installEchoBenchmark { result in channel?.emit(.benchmarkRoundtrip(result: result)) }
+        }
+
+        let plugins: [JSON] = report.plugins.map { plugin -> JSON in
+            [
+                "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
+                "components": .array(plugin.componentNames.map(JSON.string)),
+            ]
+        } + isolated.map { plugin -> JSON in
+            [
+                "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
+                "components": .array(plugin.componentNames.map(JSON.string)), "isolated": true,
+            ]
+        }
+        let names = ComponentRegistration.uniqueNames(registrations)
+        let where_ = configuration.isolate ? " in worker processes" : ""
+        logger.info("loaded \(plugins.count) plugin(s)\(where_): components [\(names.joined(separator: " "))]")
+        channel?.emit(.hostReady(userAgent: window.userAgent, components: names, plugins: plugins))
+
+        let trace = configuration.trace
+        window.bridge.observer = { traffic in
+            if trace { output.trace(Trace.line(for: traffic)) }
+            guard let channel, channel.wants(AutomationEvent.name(of: traffic)) else { return }
+            channel.emit(AutomationEvent(traffic))
+        }
+        window.controls.observer = { change in channel?.emit(AutomationEvent(change)) }
+        if channel != nil { window.controls.launchesBrowser = false }
+        window.onPageEvent = { [weak self] event in
+            channel?.emit(AutomationEvent(event))
+            switch event {
+            case .closeRequestedByPage: self?.quit(0, "the page called window.close()")
+            case .windowClosed: self?.quit(0, "the window was closed")
+            case .webProcessTerminated: self?.webProcessDied()
+            default: break
+            }
+        }
+        channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) })
+        if configuration.watch {
+            let directories = configuration.pluginDirectories
+            do {
+                watcher = try DirectoryWatcher(paths: directories) { [weak self] path in self?.pluginFileChanged(path) }
+                logger.info("watching \(directories.joined(separator: ", ")) for rebuilt plugins")
+            } catch {
+                logger.error("cannot watch the plugins directories (\(error)); hot reload is off")
+            }
+        }
+    }
+
+    /// Shows the window, loads the start page and runs until the host quits; returns the exit code.
+    public func run() -> Int32 {
+        window.present()
+        window.load(url: configuration.startURL)
+        return loop.run()
+    }
+
+    /// `--isolate`: one worker process per plugin file.
+    private static func startWorkers(
+        _ directories: [String], launcher: PluginProcessLauncher, logger: Logger, channel: AutomationChannel?
+    ) -> (PluginLoadReport, [ComponentRegistration]) {
+        var report = PluginLoadReport()
+        var registrations: [ComponentRegistration] = []
+        for directory in directories {
+            for path in PluginProbe.candidates(in: directory) {
+                do {
+                    let plugin = try IsolatedPlugin(path: path, launcher: launcher, logger: logger)
+                    plugin.onEvent = { event in
+                        switch event {
+                        case .crashed(let path, let id, let reason):
+                            channel?.emit(.pluginCrashed(path: path, id: id, reason: reason))
+                        case .restarted(let path, let id): channel?.emit(.pluginRestarted(path: path, id: id))
+                        case .disabled(let path, let id): channel?.emit(.pluginDisabled(path: path, id: id))
+                        }
+                    }
+                    report.isolated.append(plugin)
+                    registrations += plugin.registrations
+                } catch {
+                    logger.error("\(error.description)")
+                    report.errors.append(error)
+                }
+            }
+        }
+        return (report, registrations)
+    }
+
+    /// Hot reload: a plugin file changed while the host runs.
+    private func pluginFileChanged(_ path: String) {
+        switch registry.fileChanged(path) {
+        case .unchanged:
+            return
+        case .failed(let path, let error):
+            automation?.emit(.pluginReloadFailed(path: path, error: error))
+        case .removed(let path, let components):
+            logger.info("plugin \(path) was removed; components [\(components.joined(separator: " "))] are gone")
+            automation?.emit(.pluginRemoved(path: path, components: components))
+        case .added(let generation):
+            let plugin = generation.plugin
+            logger.info("plugin \(path) was added: \(plugin.id) [\(plugin.componentNames.joined(separator: " "))]")
+            automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
+        case .reloaded(let generation, let previous, let milliseconds, let residentDelta):
+            let names = previous.plugin.componentNames.filter { registry.owner(of: $0)?.sourcePath == path }
+            let reloaded = window.reloadComponents(named: names)
+            let sign = residentDelta >= 0 ? "+" : ""
+            logger.info(
+                """
+                plugin \(generation.plugin.id) reloaded (generation \(generation.number), \
+                \(String(format: "%.1f", milliseconds)) ms, RSS \(sign)\(residentDelta) KiB)
+                """)
+            automation?.emit(.pluginReloaded(
+                path: path, id: generation.plugin.id, generation: generation.number,
+                components: generation.plugin.componentNames, reinstantiated: reloaded,
+                milliseconds: milliseconds, residentKilobytesDelta: residentDelta))
+        }
+        if window.setComponents(registry.registrations) {
+            let names = registry.componentNames
+            logger.info("the set of components changed to [\(names.joined(separator: " "))]: user agent updated, page reloaded")
+            automation?.emit(.hostComponents(components: names, userAgent: window.userAgent))
+        }
+    }
+
+    /// The web content process died: reload the page (a new process), unless it keeps dying.
+    private func webProcessDied() {
+        let now = Date()
+        recentCrashes = recentCrashes.filter { now.timeIntervalSince($0) < 30 } + [now]
+        if recentCrashes.count >= 3 {
+            quit(3, "the web content process died 3 times in 30 s")
+        } else {
+            logger.warning("the web content process died; reloading the page")
+            window.reload()
+        }
+    }
+
+    private func quit(_ code: Int32, _ reason: String) {
+        window.tearDown()
+        registry.shutdownAll()
+        for plugin in isolated { plugin.shutdown() }
+        logger.info("exiting (\(code)): \(reason)")
+        automation?.emit(.hostExit(code: code, reason: reason))
+        loop.quit(exitCode: code)
+    }
+
+    // MARK: Automation commands
+
+    private func perform(_ command: AutomationCommand) {
+        let name = command.name.rawValue
+        switch command {
+        case .activate(let id):
+            act(name, id) { (controls) throws(ControlActionError) in try controls.activate(id: id) }
+        case .choose(let id, let index):
+            act(name, id) { (controls) throws(ControlActionError) in try controls.choose(id: id, index: index) }
+        case .dismiss(let id):
+            act(name, id) { (controls) throws(ControlActionError) in try controls.dismiss(id: id) }
+        case .confirm(let id):
+            act(name, id) { (controls) throws(ControlActionError) in try controls.confirm(id: id) }
+        case .type(let id, let text):
+            act(name, id) { (controls) throws(ControlActionError) in try controls.type(id: id, text: text) }
+        case .reload:
+            window.reload()
+            automation?.emit(.commandOK(command: name))
+        case .navigate(let url):
+            window.load(url: url)
+            automation?.emit(.commandOK(command: name, details: ["url": .string(url)]))
+        case .visit(let url, _):
+            window.load(url: url)
+            automation?.emit(.commandOK(command: name, details: ["url": .string(url)]))
+        case .back:
+            automation?.emit(.commandError(command: name, error: "there is no screen to go back to"))
+        case .listControls:
+            automation?.emit(.controls(window.controls.snapshots.map(\.json)))
+        case .screenshot(let path):
+            if window.saveScreenshot(to: path) {
+                automation?.emit(.commandOK(command: name, details: ["path": .string(path)]))
+            } else {
+                automation?.emit(.commandError(
+                    command: name, error: "the window could not be rendered to \(path)", details: ["path": .string(path)]))
+            }
+        case .call(let pluginID, let action, let arguments):
+            call(pluginID, action, arguments)
+        case .quit:
+            quit(0, "quit command")
+        }
+    }
+
+    private func call(_ pluginID: String, _ action: String, _ arguments: [JSON]) {
+        guard let plugin = registry.plugin(id: pluginID) else {
+            automation?.emit(.commandError(command: "call", error: "no loaded plugin with id \(pluginID)"))
+            return
+        }
+        let details: JSONObject = ["plugin": .string(pluginID), "action": .string(action)]
+        do {
+            let result = try plugin.call(action: action, arguments: arguments)
+            var withResult = details
+            withResult["result"] = result
+            automation?.emit(.commandOK(command: "call", details: withResult))
+        } catch {
+            automation?.emit(.commandError(command: "call", error: error.reason, details: details))
+        }
+    }
+
+    /// Runs one automation action on a control and reports its outcome.
+    private func act(_ command: String, _ id: String, _ body: (WindowControls) throws(ControlActionError) -> Void) {
+        do {
+            try body(window.controls)
+            automation?.emit(.commandOK(command: command, details: ["control": .string(id)]))
+        } catch {
+            automation?.emit(.commandError(command: command, error: error.description, details: ["control": .string(id)]))
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import StradaAutomation
+import StradaCore
+import Testing
+
+/// The automation protocol: one vocabulary, and the README documents exactly that vocabulary.
+struct AutomationProtocolTests {
+    static let readme: String = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+    }()
+
+    /// The README section between `## The automation channel` and the next `## ` heading.
+    static var channelSection: Substring {
+        guard let start = readme.range(of: "## The automation channel") else { return "" }
+        let rest = readme[start.upperBound...]
+        let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
+        return rest[..<end]
+    }
+
+    @Test func theREADMEsEventTableListsEveryEventAndNoOther() throws {
+        var documented: Set<String> = []
+        for line in Self.channelSection.split(separator: "\n") where line.hasPrefix("| `") {
+            let firstColumn = line.dropFirst(2).prefix { $0 != "|" }
+            for name in firstColumn.split(separator: "`").enumerated() where name.offset % 2 == 0 {
+                documented.insert(String(name.element))
+            }
+        }
+        let known = Set(AutomationEvent.Name.allCases.filter { $0 != .benchmarkRoundtrip }.map(\.rawValue))
+        #expect(documented.subtracting(known).sorted() == [], "documented but not an event")
+        #expect(known.subtracting(documented).sorted() == [], "an event the README does not list")
+    }
+
+    @Test func theREADMEsCommandExamplesCoverEveryCommandAndEachParses() throws {
+        var documented: Set<String> = []
+        for line in Self.channelSection.split(separator: "\n") where line.hasPrefix("{\"command\"") {
+            let command = try AutomationCommand(line: String(line))
+            documented.insert(command.name.rawValue)
+        }
+        #expect(documented == Set(AutomationCommand.Name.allCases.map(\.rawValue)))
+    }
+
+    @Test func aBadCommandSaysWhatAWellFormedOneLooksLike() {
+        #expect(throws: MalformedMessage(reason: "a command is a JSON object with a string \"command\"")) {
+            try AutomationCommand(line: "[1]")
+        }
+        #expect(throws: MalformedMessage(reason: "choose needs a string \"control\" (a menu) and a number \"index\"")) {
+            try AutomationCommand(line: #"{"command":"choose","control":"menu.menu","index":1.5}"#)
+        }
+        #expect(throws: MalformedMessage(reason: "visit's \"action\" is \"advance\" (the default) or \"replace\"")) {
+            try AutomationCommand(line: #"{"command":"visit","url":"http://a/","action":"restore"}"#)
+        }
+        do {
+            _ = try AutomationCommand(line: #"{"command":"fly"}"#)
+            Issue.record("an unknown command was accepted")
+        } catch {
+            #expect(error.reason.hasPrefix("unknown command \"fly\"; known: activate, choose"))
+        }
+    }
+
+    @Test func eventsEncodeTheirNameAndFieldsWithSortedKeys() {
+        let event = AutomationEvent.commandError(command: "activate", error: "no", details: ["control": "form.submit"])
+        #expect(event.line == #"{"command":"activate","control":"form.submit","error":"no","event":"command.error"}"#)
+        let screen = AutomationEvent.screenPushed(ScreenReport(url: "http://a/b", title: "B", depth: 2, action: "advance"))
+        #expect(screen.line
+            == #"{"action":"advance","depth":2,"event":"screen.pushed","stack":"main","title":"B","url":"http://a/b"}"#)
+    }
+
+    @MainActor @Test func aChannelFiltersByPrefixButAlwaysReportsHostAndCommandEvents() {
+        final class Lines { var all: [String] = [] }
+        let lines = Lines()
+        let channel = AutomationChannel(eventPrefixes: ["control"]) { lines.all.append($0) }
+        channel.emit(.bridgeReady)
+        channel.emit(.controlRemoved(id: "form.submit"))
+        channel.emit(.hostExit(code: 0, reason: "done"))
+        channel.emit(.commandOK(command: "reload"))
+        #expect(lines.all.map { $0.components(separatedBy: "\"event\":\"")[1].prefix { $0 != "\"" } }
+            == ["control.removed", "host.exit", "command.ok"])
+    }
+
+    @Test(arguments: [
+        WorkerMessage.ping, .pong, .create(instance: 3, component: "form"), .destroy(instance: 3),
+        .receive(instance: 3, messageJSON: #"{"id":"1","component":"form","event":"connect","data":{"a":[1,2]}}"#),
+        .lifecycle(instance: 3, event: 2), .activated(instance: 3, control: "submit"),
+        .controlEvent(instance: 3, control: "menu", eventJSON: #"{"type":"chosen","index":1}"#),
+        .hello(id: "dev.example", version: "1.0", abi: "1.0", components: ["a", "b"]),
+        .error(message: "plugin x: bad — fix it", reason: "bad"),
+        .reply(instance: 1, messageJSON: #"{"id":"1","component":"form","event":"connect","data":{}}"#),
+        .replyToEvent(instance: 1, event: "connect", dataJSON: #"{"x":1}"#),
+        .setButton(instance: 1, button: ["id": "submit", "title": "Save"]), .removeButton(instance: 1, id: "submit"),
+        .show(instance: 1, id: "menu", specJSON: #"{"kind":"toast","message":"hi"}"#), .remove(instance: 1, id: "menu"),
+    ])
+    func everyWorkerMessageSurvivesItsOwnLine(message: WorkerMessage) {
+        #expect(WorkerMessage(line: message.line) == message)
+    }
+
+    @Test func everyWorkerOperationIsCoveredByTheRoundTripTest() {
+        #expect(WorkerMessage.Op.allCases.count == 16)
+        #expect(WorkerMessage(line: #"{"op":"teleport"}"#) == nil)
+    }
+}
