@@ -1,7 +1,7 @@
 /*
  * Strada for Linux — web library.
  *
- * Our own implementation of the page side of the Strada protocol (PROTOCOL.md), API-compatible with
+ * Our own implementation of the page side of the Strada protocol (docs/protocol.md), API-compatible with
  * @hotwired/strada 1.0.0-beta1 and @hotwired/hotwire-native-bridge 1.x. A classic script: works from
  * file://, without a bundler and without dependencies. See SDK/web/README.md.
  *

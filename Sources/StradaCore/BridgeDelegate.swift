@@ -110,7 +110,7 @@ public final class BridgeDelegate: BridgingDelegate {
         bridge?.register(components: componentNames)
     }
 
-    /// Routes `message` by the rules of PROTOCOL.md. `true` when a component handled it.
+    /// Routes `message` by the rules in docs/protocol.md ("Routing"). `true` when a component handled it.
     @discardableResult
     public func bridgeDidReceiveMessage(_ message: Message) -> Bool {
         guard isActive else {

@@ -6,7 +6,7 @@ import Testing
 /// reports "PASS" or "FAIL: <reason>" in `document.title`, which the host reports as a `page.title` event.
 @Suite(.serialized)
 struct WebLibraryTests {
-    /// One page per behaviour (CONFORMANCE.md "Web side" W1–W3, the handshake, opt-out, both component styles,
+    /// One page per behaviour (docs/conformance.md "Web side" W1–W3, the handshake, opt-out, both component styles,
     /// the globals).
     enum Page: String, CaseIterable, CustomTestStringConvertible, Sendable {
         case handshake = "handshake.html"

@@ -4,7 +4,7 @@ import StradaCore
 import StradaTesting
 import Testing
 
-/// CONFORMANCE.md lines not already covered by the subject suites (those carry the line ids in their names).
+/// docs/conformance.md lines not already covered by the subject suites (those carry the line ids in their names).
 @MainActor
 struct ConformanceTests {
     let webView = InMemoryWebView(url: "https://app.test/")
