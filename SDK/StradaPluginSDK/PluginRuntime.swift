@@ -197,6 +197,11 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
     func openInBrowser(_ url: String) { show(.openURL(url), id: "openURL") }
     func dismissSilently(id: String) { removeControl(id: id) }
 
+    func removeAll(withPrefix prefix: String) {
+        for id in buttonHandlers.keys.sorted() where id.hasPrefix(prefix) { removeButton(id: id) }
+        for id in eventHandlers.keys.sorted() where id.hasPrefix(prefix) { removeControl(id: id) }
+    }
+
     // MARK: BridgeDestination
 
     func nativeControls(for componentName: String) -> ComponentControls? {

@@ -25,25 +25,66 @@ extension BridgeDestination {
     public func nativeControls(for componentName: String) -> ComponentControls? { nil }
 }
 
+/// The page lifecycle events a component sees, in the order a shown page gets them.
+package enum LifecycleEvent: Int, Sendable, CaseIterable {
+    case viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear
+}
+
+/// What a ``BridgeDelegate`` routes to for one component name: the narrow seam between routing and a
+/// component. ``BridgeComponent`` adopts it; a plugin host's proxies implement it directly and forward the
+/// message's wire text to the plugin unchanged.
+@MainActor
+package protocol ComponentEndpoint: AnyObject {
+    /// The name messages are routed by, e.g. "form".
+    var componentName: String { get }
+    /// A message from the page for this component.
+    func deliver(_ message: Message)
+    /// The page's lifecycle.
+    func lifecycle(_ event: LifecycleEvent)
+    /// The page is gone for good: release native resources. Called once, last.
+    func destroy()
+    /// The last message received for each event, oldest first: what a replacement instance replays (hot
+    /// reload) to reach the state the page expects.
+    var cachedMessages: [Message] { get }
+}
+
+/// The last message received for each event: the one cache a component (or a plugin proxy) keeps.
+package struct MessageCache: Sendable {
+    private var byEvent: [String: Message] = [:]
+
+    package init() {}
+
+    package mutating func store(_ message: Message) { byEvent[message.event] = message }
+    package func message(for event: String) -> Message? { byEvent[event] }
+
+    /// Every cached message, oldest first (by numeric id, as the page numbers them).
+    package var inArrivalOrder: [Message] {
+        byEvent.values.sorted { a, b in
+            if let x = Int(a.id), let y = Int(b.id) { return x < y }
+            return a.id < b.id
+        }
+    }
+}
+
 /// A native component: receives the messages its web counterpart sends and replies to them.
 ///
 /// Subclass it exactly as in the upstream docs: override `class var name` and `onReceive(message:)`.
 @MainActor
-open class BridgeComponent {
+open class BridgeComponent: ComponentEndpoint {
     /// The name the web component uses, e.g. "form". Every subclass must override it.
     nonisolated open class var name: String {
         fatalError("\(Self.self) must override `class var name`")
     }
 
-    /// The name messages are routed by. Defaults to `Self.name`; proxies for plugin components override it.
-    nonisolated open var componentName: String { Self.name }
+    /// The name messages are routed by: `Self.name`.
+    nonisolated public var componentName: String { Self.name }
 
     /// The page that owns this component; `nil` once it is gone. Weak: a component never keeps its page alive.
     public private(set) weak var destination: (any BridgeDestination)?
     /// How this component replies. Weak: a component never keeps its page alive.
     public private(set) weak var delegate: (any BridgingDelegate)?
 
-    private var receivedMessages: [String: Message] = [:]
+    private var receivedMessages = MessageCache()
 
     public required init(destination: any BridgeDestination, delegate: any BridgingDelegate) {
         self.destination = destination
@@ -69,23 +110,34 @@ open class BridgeComponent {
 
     /// Caches `message` as the last one received for its event, then calls ``onReceive(message:)``.
     public func didReceive(message: Message) {
-        receivedMessages[message.event] = message
+        receivedMessages.store(message)
         onReceive(message: message)
     }
 
     /// Every cached last-message-per-event, oldest first (by numeric id): what a replacement instance
     /// needs to replay to reach the state the page expects.
-    public var cachedMessages: [Message] {
-        receivedMessages.values.sorted { a, b in
-            if let x = Int(a.id), let y = Int(b.id) { return x < y }
-            return a.id < b.id
-        }
-    }
+    package var cachedMessages: [Message] { receivedMessages.inArrivalOrder }
 
     /// The last message received for `event`, if any.
     public func receivedMessage(for event: String) -> Message? {
-        receivedMessages[event]
+        receivedMessages.message(for: event)
     }
+
+    // MARK: ComponentEndpoint
+
+    package func deliver(_ message: Message) { didReceive(message: message) }
+
+    package func lifecycle(_ event: LifecycleEvent) {
+        switch event {
+        case .viewDidLoad: onViewDidLoad()
+        case .viewWillAppear: onViewWillAppear()
+        case .viewDidAppear: onViewDidAppear()
+        case .viewWillDisappear: onViewWillDisappear()
+        case .viewDidDisappear: onViewDidDisappear()
+        }
+    }
+
+    package func destroy() { onDestroy() }
 
     // MARK: Replies
 
@@ -181,7 +233,7 @@ open class BridgeComponent {
     }
 
     private func cachedMessage(for event: String) -> Message? {
-        guard let message = receivedMessages[event] else {
+        guard let message = receivedMessages.message(for: event) else {
             Strada.config.debug("reply from \(componentName) to \"\(event)\" dropped: no \"\(event)\" message received yet")
             return nil
         }
@@ -191,10 +243,11 @@ open class BridgeComponent {
 
 /// How a delegate creates a component for a name: from a `BridgeComponent` type, or (for plugins) any factory.
 public struct ComponentRegistration: Sendable {
+    package typealias Factory = @MainActor @Sendable (any BridgeDestination, any BridgingDelegate) -> any ComponentEndpoint
     public let name: String
-    public let make: @MainActor @Sendable (any BridgeDestination, any BridgingDelegate) -> BridgeComponent
+    package let make: Factory
 
-    public init(name: String, make: @escaping @MainActor @Sendable (any BridgeDestination, any BridgingDelegate) -> BridgeComponent) {
+    package init(name: String, make: @escaping Factory) {
         self.name = name
         self.make = make
     }

@@ -11,11 +11,11 @@ public final class BridgeDelegate: BridgingDelegate {
     public private(set) weak var bridge: Bridge?
 
     private let registrations: [ComponentRegistration]
-    private var components: [String: BridgeComponent] = [:]
+    private var components: [String: any ComponentEndpoint] = [:]
     private var isActive = false
     private let logger: Logger
-    /// Called once per component, right after it is created.
-    public var onComponentInitialized: (@MainActor (BridgeComponent) -> Void)?
+    /// Called once per component, right after it is created (tests).
+    package var onComponentInitialized: (@MainActor (any ComponentEndpoint) -> Void)?
 
     /// A delegate for `componentTypes`, as upstream.
     public convenience init(location: String, destination: any BridgeDestination, componentTypes: [BridgeComponent.Type], logger: Logger? = nil) {
@@ -23,7 +23,7 @@ public final class BridgeDelegate: BridgingDelegate {
     }
 
     /// A delegate for any component registrations (plugin proxies included). The first registration of a name wins.
-    public init(location: String, destination: any BridgeDestination, components: [ComponentRegistration], logger: Logger? = nil) {
+    package init(location: String, destination: any BridgeDestination, components: [ComponentRegistration], logger: Logger? = nil) {
         self.location = location
         self.destination = destination
         self.registrations = components
@@ -44,7 +44,7 @@ public final class BridgeDelegate: BridgingDelegate {
     /// The existing component for `name`, if it was created and the page is active.
     public func component(named name: String) -> BridgeComponent? {
         guard isActive else { return nil }
-        return components[name]
+        return components[name] as? BridgeComponent
     }
 
     // MARK: Web view ownership
@@ -64,11 +64,11 @@ public final class BridgeDelegate: BridgingDelegate {
     }
 
     /// The page is gone for good: deactivates it and calls `onDestroy()` on each component, then drops them.
-    public func destroyComponents() {
+    package func destroyComponents() {
         isActive = false
         let existing = components
         components.removeAll()
-        for name in existing.keys.sorted() { existing[name]!.onDestroy() }
+        for name in existing.keys.sorted() { existing[name]!.destroy() }
     }
 
     /// Replaces the instance of component `name` with a new one from its registration (hot reload): the old
@@ -76,31 +76,31 @@ public final class BridgeDelegate: BridgingDelegate {
     /// last-message-per-event replayed in arrival order, so it shows what the page expects (e.g. the native
     /// button reappears with its last title). `false` if this page has no instance of `name`.
     @discardableResult
-    public func reloadComponent(named name: String) -> Bool {
+    package func reloadComponent(named name: String) -> Bool {
         guard let old = components.removeValue(forKey: name) else { return false }
         let replay = old.cachedMessages
-        old.onDestroy()
+        old.destroy()
         guard let fresh = getOrCreateComponent(named: name) else { return false }
         if isActive {
-            fresh.onViewDidLoad()
-            fresh.onViewWillAppear()
-            fresh.onViewDidAppear()
+            fresh.lifecycle(.viewDidLoad)
+            fresh.lifecycle(.viewWillAppear)
+            fresh.lifecycle(.viewDidAppear)
         }
-        for message in replay { fresh.didReceive(message: message) }
+        for message in replay { fresh.deliver(message) }
         return true
     }
 
     // MARK: Lifecycle
 
-    public func onViewDidLoad() { isActive = true; forEach { $0.onViewDidLoad() } }
-    public func onViewWillAppear() { isActive = true; forEach { $0.onViewWillAppear() } }
-    public func onViewDidAppear() { isActive = true; forEach { $0.onViewDidAppear() } }
-    public func onViewWillDisappear() { forEach { $0.onViewWillDisappear() } }
-    public func onViewDidDisappear() { forEach { $0.onViewDidDisappear() }; isActive = false }
+    public func onViewDidLoad() { isActive = true; forEach { $0.lifecycle(.viewDidLoad) } }
+    public func onViewWillAppear() { isActive = true; forEach { $0.lifecycle(.viewWillAppear) } }
+    public func onViewDidAppear() { isActive = true; forEach { $0.lifecycle(.viewDidAppear) } }
+    public func onViewWillDisappear() { forEach { $0.lifecycle(.viewWillDisappear) } }
+    public func onViewDidDisappear() { forEach { $0.lifecycle(.viewDidDisappear) }; isActive = false }
 
-    private func forEach(_ body: (BridgeComponent) -> Void) {
+    private func forEach(_ body: (any ComponentEndpoint) -> Void) {
         guard isActive else { return }
-        components.values.forEach(body)
+        for name in components.keys.sorted() { body(components[name]!) }
     }
 
     // MARK: From the bridge
@@ -130,7 +130,7 @@ public final class BridgeDelegate: BridgingDelegate {
             drop(message, "no component named \"\(message.component)\" is registered")
             return false
         }
-        component.didReceive(message: message)
+        component.deliver(message)
         return true
     }
 
@@ -139,7 +139,7 @@ public final class BridgeDelegate: BridgingDelegate {
         bridge?.observer?(.dropped(message, reason: reason))
     }
 
-    private func getOrCreateComponent(named name: String) -> BridgeComponent? {
+    private func getOrCreateComponent(named name: String) -> (any ComponentEndpoint)? {
         if let existing = components[name] { return existing }
         guard let registration = registrations.first(where: { $0.name == name }) else { return nil }
         guard let destination else { return nil }

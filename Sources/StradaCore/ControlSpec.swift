@@ -1,6 +1,6 @@
 /// A native control (other than a header-bar button) described as JSON, the form it takes across the
 /// plugin ABI (`strada_controls.h`). Both the host and the Swift SDK use this one mapping.
-public enum ControlSpec: Sendable, Equatable {
+package enum ControlSpec: Sendable, Equatable {
     case menu(ControlMenu)
     case alert(ControlAlert)
     case search(ControlSearch)
@@ -11,7 +11,7 @@ public enum ControlSpec: Sendable, Equatable {
     case openURL(String)
 
     /// Reads the spec of control `id`; the error names the field that is wrong.
-    public init(id: String, json: JSON) throws(MalformedMessage) {
+    package init(id: String, json: JSON) throws(MalformedMessage) {
         guard let kind = json["kind"]?.stringValue else { throw MalformedMessage(reason: "a control spec needs a string \"kind\"") }
         func string(_ key: String) -> String? { json[key]?.stringValue }
         func required(_ key: String) throws(MalformedMessage) -> String {
@@ -57,7 +57,7 @@ public enum ControlSpec: Sendable, Equatable {
     }
 
     /// The spec as JSON.
-    public var json: JSON {
+    package var json: JSON {
         switch self {
         case .menu(let menu):
             var fields: JSONObject = [
@@ -85,13 +85,13 @@ public enum ControlSpec: Sendable, Equatable {
 }
 
 /// What happened to a control, as it crosses the plugin ABI (`strada_control_events_v1`).
-public enum ControlEvent: Sendable, Equatable {
+package enum ControlEvent: Sendable, Equatable {
     case chosen(Int)
     case dismissed
     case confirmed
     case changed(String)
 
-    public var json: JSON {
+    package var json: JSON {
         switch self {
         case .chosen(let index): ["type": "chosen", "index": .number(Double(index))]
         case .dismissed: ["type": "dismissed"]
@@ -100,7 +100,7 @@ public enum ControlEvent: Sendable, Equatable {
         }
     }
 
-    public init?(json: JSON) {
+    package init?(json: JSON) {
         switch json["type"]?.stringValue {
         case "chosen":
             guard case .number(let index)? = json["index"] else { return nil }
@@ -115,7 +115,7 @@ public enum ControlEvent: Sendable, Equatable {
 
 extension ComponentControls {
     /// Shows the control `spec` describes; `onEvent` gets what happens to it (menus, alerts, searches).
-    public func show(_ spec: ControlSpec, onEvent: @escaping @MainActor (ControlEvent) -> Void) {
+    package func show(_ spec: ControlSpec, onEvent: @escaping @MainActor (ControlEvent) -> Void) {
         switch spec {
         case .menu(let menu): presentMenu(menu) { onEvent($0.map(ControlEvent.chosen) ?? .dismissed) }
         case .alert(let alert): presentAlert(alert) { onEvent($0 ? .confirmed : .dismissed) }

@@ -19,6 +19,9 @@ public struct Message: Sendable {
     /// `jsonData` parsed, kept when the message was built from a JSON value (so replies need not parse it
     /// again); `nil` when only the text is known.
     private let parsedData: JSON?
+    /// The wire text exactly as the page sent it, when the message was read from it: forwarded to plugins
+    /// without building it again.
+    private var receivedWire: String?
 
     /// What the web library adds to every message's `data`.
     public struct Metadata: Sendable, Hashable {
@@ -96,12 +99,12 @@ public struct MalformedMessage: Error, CustomStringConvertible, Sendable, Equata
 extension Message {
     /// Builds a message from the wire object `{id, component, event, data}`.
     /// `id`, `component` and `event` must be strings; `data` must be an object when present.
-    public init(wire: JSON) throws(MalformedMessage) {
+    package init(wire: JSON) throws(MalformedMessage) {
         try self.init(wire: wire, rawData: nil)
     }
 
     /// Parses one wire message from JSON text, keeping `data` as the page wrote it.
-    public init(wireText text: String, limits: JSONLimits = .messages) throws(MalformedMessage) {
+    package init(wireText text: String, limits: JSONLimits = .messages) throws(MalformedMessage) {
         let parsed: (value: JSON, captured: String?)
         do {
             parsed = try JSON.parse(text, limits: limits, capturing: "data")
@@ -109,6 +112,7 @@ extension Message {
             throw MalformedMessage(reason: "\(error)")
         }
         try self.init(wire: parsed.value, rawData: parsed.captured)
+        receivedWire = text
     }
 
     init(wire: JSON, rawData: String?) throws(MalformedMessage) {
@@ -135,7 +139,8 @@ extension Message {
 
     /// The wire object as JSON text, built around `jsonData` without serialising it again when it is known
     /// to be valid (it came from a parse); `nil` when `jsonData` is not valid JSON.
-    public func wireText() -> String? {
+    package func wireText() -> String? {
+        if let receivedWire { return receivedWire }
         if parsedData == nil, (try? JSON(parsing: jsonData)) == nil { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(jsonData.utf8.count + 64)
@@ -153,7 +158,7 @@ extension Message {
 
     /// The wire object `{id, component, event, data}` sent to `replyWith`, or `nil` if `jsonData` is not
     /// valid JSON (such a reply cannot be delivered).
-    public func wire() -> JSON? {
+    package func wire() -> JSON? {
         guard let data = dataValue else { return nil }
         return .object(["id": .string(id), "component": .string(component), "event": .string(event), "data": data])
     }

@@ -138,6 +138,9 @@ public protocol NativeControls: AnyObject {
     func openInBrowser(_ url: String)
     /// Closes menu or alert `id` without answering it.
     func dismissSilently(id: String)
+    /// Removes every control whose id starts with `prefix` (buttons, menus, alerts, searches) without telling
+    /// anyone: what a component leaves behind when it is destroyed.
+    func removeAll(withPrefix prefix: String)
 }
 
 /// The controls of one component. Ids are namespaced with `idPrefix` (the host uses "<component>.", so
@@ -200,12 +203,14 @@ public final class ComponentControls {
     public func copyToClipboard(_ text: String) { base.copyToClipboard(text) }
     public func setColorScheme(_ scheme: ColorScheme) { base.setColorScheme(scheme) }
     public func openInBrowser(_ url: String) { base.openInBrowser(url) }
+    /// Removes every control this component shows, silently (its page is leaving or it is destroyed).
+    public func removeAll() { base.removeAll(withPrefix: idPrefix) }
 }
 
 extension HeaderButton {
     /// The button as JSON, the one form used by the automation channel and the isolation workers:
     /// `{id, title, icon, enabled, placement, style}`.
-    public var json: JSONObject {
+    package var json: JSONObject {
         [
             "id": .string(id), "title": .string(title), "icon": iconName.map(JSON.string) ?? .null, "enabled": .bool(isEnabled),
             "placement": .string(placement.rawValue), "style": .string(style.rawValue),
@@ -213,7 +218,7 @@ extension HeaderButton {
     }
 
     /// Reads ``json``; missing or unknown fields take the defaults.
-    public init(json: JSON) {
+    package init(json: JSON) {
         var enabled = true
         if case .bool(let value)? = json["enabled"] { enabled = value }
         self.init(

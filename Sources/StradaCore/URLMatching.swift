@@ -5,9 +5,9 @@
 /// the message URL is compared with the web view's *live* URL (falling back to the page's location), with
 /// the fragment removed and a trailing slash on the path ignored. Everything else — scheme, host, port, path
 /// and query — must match, so a message from a previous page is still rejected.
-public enum URLMatching {
+package enum URLMatching {
     /// `true` when `messageURL` names the same page as `pageURL` under the rule above.
-    public static func samePage(_ messageURL: String, _ pageURL: String) -> Bool {
+    package static func samePage(_ messageURL: String, _ pageURL: String) -> Bool {
         if messageURL == pageURL { return true }
         return normalized(messageURL) == normalized(pageURL)
     }

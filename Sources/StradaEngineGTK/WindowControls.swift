@@ -528,6 +528,12 @@ final class PageControls: NativeControls {
         window.closeAlert(id: id, answer: nil)
     }
 
+    func removeAll(withPrefix prefix: String) {
+        for id in buttonIDs.sorted() where id.hasPrefix(prefix) { removeButton(id: id) }
+        for id in menuIDs.union(alertIDs).sorted() where id.hasPrefix(prefix) { dismissSilently(id: id) }
+        for id in searchIDs.sorted() where id.hasPrefix(prefix) { removeSearch(id: id) }
+    }
+
     /// The page is gone: remove everything it showed without telling its components.
     func removeAll() {
         for id in buttonIDs.sorted() { window.removeButton(id: id) }

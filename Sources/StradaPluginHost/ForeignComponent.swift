@@ -16,62 +16,76 @@ protocol PluginHostCalls: AnyObject {
 }
 
 /// The host-side stand-in for a component that lives outside the host's Swift world — in a plugin loaded
-/// in this process (``PluginComponent``) or in a worker process (``IsolatedComponent``). It turns the
-/// plugin's calls into replies and native controls; subclasses carry messages, lifecycle and control
-/// events to the plugin.
+/// in this process (``PluginComponent``) or in a worker process (``IsolatedComponent``). The delegate
+/// routes to it as to any ``ComponentEndpoint``: it keeps the one message cache (for `reply_to_event` and
+/// replays), forwards each message's wire text unchanged, and turns the plugin's calls into replies and
+/// native controls. Subclasses carry messages, lifecycle and control events to the plugin.
 @MainActor
-class ForeignComponent: BridgeComponent, PluginHostCalls {
-    nonisolated override class var name: String { "foreign-component" }
-    nonisolated override var componentName: String { foreignName }
-
-    nonisolated(unsafe) private var foreignName = ""  // set once in `configure`, before any use
+class ForeignComponent: ComponentEndpoint, PluginHostCalls {
+    let componentName: String
     /// The plugin's id, for log lines.
-    private(set) var pluginID = ""
-    private var buttonIDs: Set<String> = []
-    private var controlIDs: Set<String> = []
+    let pluginID: String
+    private weak var destination: (any BridgeDestination)?
+    private weak var delegate: (any BridgingDelegate)?
+    private var cache = MessageCache()
 
-    required init(destination: any BridgeDestination, delegate: any BridgingDelegate) {
-        super.init(destination: destination, delegate: delegate)
-    }
-
-    func configure(name: String, pluginID: String) {
-        foreignName = name
+    init(name: String, pluginID: String, destination: any BridgeDestination, delegate: any BridgingDelegate) {
+        componentName = name
         self.pluginID = pluginID
+        self.destination = destination
+        self.delegate = delegate
     }
+
+    /// This component's native controls (ids namespaced by component name), or `nil` once its page is gone.
+    var controls: ComponentControls? { destination?.nativeControls(for: componentName) }
 
     // MARK: To the plugin (transport-specific)
 
-    func deliver(messageJSON: String) {}
-    func deliver(lifecycle event: strada_lifecycle_event) {}
-    func deliverActivation(controlID: String) {}
-    func deliverControlEvent(controlID: String, eventJSON: String) {}
+    func forward(messageJSON: String) {}
+    func forward(lifecycle event: strada_lifecycle_event) {}
+    func forwardActivation(controlID: String) {}
+    func forwardControlEvent(controlID: String, eventJSON: String) {}
     func destroyInstance() {}
 
-    override func onReceive(message: Message) {
+    // MARK: ComponentEndpoint
+
+    var cachedMessages: [Message] { cache.inArrivalOrder }
+
+    func deliver(_ message: Message) {
+        cache.store(message)
         guard let wire = message.wireText() else { return }
-        deliver(messageJSON: wire)
+        forward(messageJSON: wire)
     }
 
-    override func onViewDidLoad() { deliver(lifecycle: STRADA_LIFECYCLE_VIEW_DID_LOAD) }
-    override func onViewWillAppear() { deliver(lifecycle: STRADA_LIFECYCLE_VIEW_WILL_APPEAR) }
-    override func onViewDidAppear() { deliver(lifecycle: STRADA_LIFECYCLE_VIEW_DID_APPEAR) }
-    override func onViewWillDisappear() { deliver(lifecycle: STRADA_LIFECYCLE_VIEW_WILL_DISAPPEAR) }
-    override func onViewDidDisappear() { deliver(lifecycle: STRADA_LIFECYCLE_VIEW_DID_DISAPPEAR) }
+    func lifecycle(_ event: LifecycleEvent) {
+        switch event {
+        case .viewDidLoad: forward(lifecycle: STRADA_LIFECYCLE_VIEW_DID_LOAD)
+        case .viewWillAppear: forward(lifecycle: STRADA_LIFECYCLE_VIEW_WILL_APPEAR)
+        case .viewDidAppear: forward(lifecycle: STRADA_LIFECYCLE_VIEW_DID_APPEAR)
+        case .viewWillDisappear: forward(lifecycle: STRADA_LIFECYCLE_VIEW_WILL_DISAPPEAR)
+        case .viewDidDisappear: forward(lifecycle: STRADA_LIFECYCLE_VIEW_DID_DISAPPEAR)
+        }
+    }
 
-    override func onDestroy() {
+    func destroy() {
         // The ABI promises the instance's controls are gone before destroy_instance.
         removeOwnControls()
         destroyInstance()
     }
 
     func removeOwnControls() {
-        for id in buttonIDs.sorted() { controls?.removeButton(id: id) }
-        for id in controlIDs.sorted() { controls?.removeControl(id: id) }
-        buttonIDs.removeAll()
-        controlIDs.removeAll()
+        controls?.removeAll()
     }
 
     // MARK: From the plugin
+
+    private func send(_ message: Message) -> strada_status {
+        guard let delegate else {
+            Strada.config.logger.warning("reply from \(componentName) dropped: its page is gone")
+            return STRADA_ERR_GONE
+        }
+        return delegate.reply(with: message) ? STRADA_OK : STRADA_ERR_GONE
+    }
 
     func replyFromPlugin(json: String) -> strada_status {
         let message: Message
@@ -81,30 +95,28 @@ class ForeignComponent: BridgeComponent, PluginHostCalls {
             Strada.config.logger.warning("plugin \(pluginID) sent an invalid reply: \(error)")
             return STRADA_ERR_INVALID_ARGUMENT
         }
-        return reply(with: message) ? STRADA_OK : STRADA_ERR_GONE
+        return send(message)
     }
 
     func replyFromPlugin(toEvent event: String, dataJSON: String) -> strada_status {
-        guard receivedMessage(for: event) != nil else { return STRADA_ERR_NOT_FOUND }
-        if dataJSON.isEmpty { return reply(to: event) ? STRADA_OK : STRADA_ERR_GONE }
+        guard let message = cache.message(for: event) else { return STRADA_ERR_NOT_FOUND }
+        if dataJSON.isEmpty { return send(message) }
         guard case .object? = try? JSON(parsing: dataJSON) else {
             Strada.config.logger.warning("plugin \(pluginID) replied to \(event) with data that is not a JSON object")
             return STRADA_ERR_INVALID_ARGUMENT
         }
-        return reply(to: event, with: dataJSON) ? STRADA_OK : STRADA_ERR_GONE
+        return send(message.replacing(jsonData: dataJSON))
     }
 
     func setButton(_ button: HeaderButton) -> strada_status {
         guard let controls else { return STRADA_ERR_GONE }
         let id = button.id
-        buttonIDs.insert(id)
-        controls.setButton(button) { [weak self] in self?.deliverActivation(controlID: id) }
+        controls.setButton(button) { [weak self] in self?.forwardActivation(controlID: id) }
         return STRADA_OK
     }
 
     func removeButton(id: String) -> strada_status {
         guard let controls else { return STRADA_ERR_GONE }
-        buttonIDs.remove(id)
         controls.removeButton(id: id)
         return STRADA_OK
     }
@@ -118,14 +130,14 @@ class ForeignComponent: BridgeComponent, PluginHostCalls {
             Strada.config.logger.warning("plugin \(pluginID) sent an invalid control \(id): \(error)")
             return STRADA_ERR_INVALID_ARGUMENT
         }
-        controlIDs.insert(id)
-        controls.show(spec) { [weak self] event in self?.deliverControlEvent(controlID: id, eventJSON: event.json.serialized()) }
+        controls.show(spec) { [weak self] event in
+            self?.forwardControlEvent(controlID: id, eventJSON: event.json.serialized())
+        }
         return STRADA_OK
     }
 
     func removeControl(id: String) -> strada_status {
         guard let controls else { return STRADA_ERR_GONE }
-        controlIDs.remove(id)
         controls.removeControl(id: id)
         return STRADA_OK
     }

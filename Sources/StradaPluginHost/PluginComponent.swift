@@ -6,42 +6,37 @@ import StradaCore
 /// A component of a plugin loaded in this process: messages, lifecycle and control events cross the C ABI.
 @MainActor
 final class PluginComponent: ForeignComponent {
-    private var descriptor: PluginDescriptor!
+    private let descriptor: PluginDescriptor
     private var handle: OpaquePointer?
     private var instance: OpaquePointer?
 
-    convenience init(pluginComponentName: String, descriptor: PluginDescriptor, destination: any BridgeDestination, delegate: any BridgingDelegate) {
-        self.init(destination: destination, delegate: delegate)
-        configure(name: pluginComponentName, pluginID: descriptor.pluginID)
+    init(name: String, descriptor: PluginDescriptor, destination: any BridgeDestination, delegate: any BridgingDelegate) {
         self.descriptor = descriptor
+        super.init(name: name, pluginID: descriptor.pluginID, destination: destination, delegate: delegate)
         let handle = HostAPI.register(self)
         self.handle = handle
-        instance = descriptor.createInstance(named: pluginComponentName, handle: handle)
+        instance = descriptor.createInstance(named: name, handle: handle)
         if instance == nil {
-            Strada.config.logger.error("plugin \(descriptor.pluginID) failed to create component \"\(pluginComponentName)\"; its messages are dropped")
+            Strada.config.logger.error("plugin \(descriptor.pluginID) failed to create component \"\(name)\"; its messages are dropped")
         }
     }
 
-    required init(destination: any BridgeDestination, delegate: any BridgingDelegate) {
-        super.init(destination: destination, delegate: delegate)
-    }
-
-    override func deliver(messageJSON: String) {
+    override func forward(messageJSON: String) {
         guard let instance else { return }
         descriptor.receive(instance, messageJSON)
     }
 
-    override func deliver(lifecycle event: strada_lifecycle_event) {
+    override func forward(lifecycle event: strada_lifecycle_event) {
         guard let instance else { return }
         descriptor.lifecycle(instance, event)
     }
 
-    override func deliverActivation(controlID: String) {
+    override func forwardActivation(controlID: String) {
         guard let instance else { return }
         descriptor.controlActivated(instance, controlID)
     }
 
-    override func deliverControlEvent(controlID: String, eventJSON: String) {
+    override func forwardControlEvent(controlID: String, eventJSON: String) {
         guard let instance else { return }
         descriptor.controlEvent(instance, controlID, eventJSON)
     }

@@ -40,7 +40,7 @@ public struct LoadedPlugin: Sendable {
     public var registrations: [ComponentRegistration] {
         componentNames.map { name in
             ComponentRegistration(name: name) { [descriptor] destination, delegate in
-                PluginComponent(pluginComponentName: name, descriptor: descriptor, destination: destination, delegate: delegate)
+                PluginComponent(name: name, descriptor: descriptor, destination: destination, delegate: delegate)
             }
         }
     }

@@ -88,6 +88,12 @@ public final class RecordingControls: NativeControls {
     public func setColorScheme(_ scheme: ColorScheme) { colorScheme = scheme }
     public func openInBrowser(_ url: String) { openedURLs.append(url) }
 
+    public func removeAll(withPrefix prefix: String) {
+        for id in buttons.keys where id.hasPrefix(prefix) { removeButton(id: id) }
+        for id in searches.keys where id.hasPrefix(prefix) { removeSearch(id: id) }
+        for id in Set(menus.keys).union(alerts.keys) where id.hasPrefix(prefix) { dismissSilently(id: id) }
+    }
+
     public func dismissSilently(id: String) {
         menus[id] = nil
         menuHandlers[id] = nil

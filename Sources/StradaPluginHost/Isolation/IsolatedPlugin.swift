@@ -56,9 +56,9 @@ public final class IsolatedPlugin {
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
     public var registrations: [ComponentRegistration] {
         componentNames.map { name in
-            ComponentRegistration(name: name) { [weak self] destination, delegate in
-                let component = IsolatedComponent(destination: destination, delegate: delegate)
-                self?.attach(component, name: name)
+            ComponentRegistration(name: name) { [weak self, id] destination, delegate in
+                let component = IsolatedComponent(name: name, pluginID: id, destination: destination, delegate: delegate)
+                self?.attach(component)
                 return component
             }
         }
@@ -206,12 +206,12 @@ public final class IsolatedPlugin {
 
     // MARK: Instances
 
-    fileprivate func attach(_ component: IsolatedComponent, name: String) {
+    fileprivate func attach(_ component: IsolatedComponent) {
         let number = nextInstance
         nextInstance += 1
-        component.bind(plugin: self, instance: number, name: name, pluginID: id)
+        component.bind(plugin: self, instance: number)
         components[number] = component
-        createInstance(number, name: name)
+        createInstance(number, name: component.componentName)
     }
 
     private func createInstance(_ number: Int, name: String) {
@@ -243,33 +243,32 @@ final class IsolatedComponent: ForeignComponent {
     private weak var plugin: IsolatedPlugin?
     private var instance = 0
 
-    func bind(plugin: IsolatedPlugin, instance: Int, name: String, pluginID: String) {
+    func bind(plugin: IsolatedPlugin, instance: Int) {
         self.plugin = plugin
         self.instance = instance
-        configure(name: name, pluginID: pluginID)
     }
 
     /// The id of the last message handed to the worker (excluded from a replay after a crash).
     private var lastDelivered: String?
 
-    override func onReceive(message: Message) {
+    override func deliver(_ message: Message) {
         lastDelivered = message.id
-        super.onReceive(message: message)
+        super.deliver(message)
     }
 
-    override func deliver(messageJSON: String) {
+    override func forward(messageJSON: String) {
         plugin?.send(.receive(instance: instance, messageJSON: messageJSON))
     }
 
-    override func deliver(lifecycle event: strada_lifecycle_event) {
+    override func forward(lifecycle event: strada_lifecycle_event) {
         plugin?.send(.lifecycle(instance: instance, event: Int(event)))
     }
 
-    override func deliverActivation(controlID: String) {
+    override func forwardActivation(controlID: String) {
         plugin?.send(.activated(instance: instance, control: controlID))
     }
 
-    override func deliverControlEvent(controlID: String, eventJSON: String) {
+    override func forwardControlEvent(controlID: String, eventJSON: String) {
         plugin?.send(.controlEvent(instance: instance, control: controlID, eventJSON: eventJSON))
     }
 
@@ -279,10 +278,10 @@ final class IsolatedComponent: ForeignComponent {
 
     /// After a worker restart: the page is shown, and every cached message is delivered again.
     func replayState(excludingLastDelivered: Bool) {
-        deliver(lifecycle: STRADA_LIFECYCLE_VIEW_DID_LOAD)
-        deliver(lifecycle: STRADA_LIFECYCLE_VIEW_WILL_APPEAR)
-        deliver(lifecycle: STRADA_LIFECYCLE_VIEW_DID_APPEAR)
+        lifecycle(.viewDidLoad)
+        lifecycle(.viewWillAppear)
+        lifecycle(.viewDidAppear)
         let suspect = excludingLastDelivered ? lastDelivered : nil
-        for message in cachedMessages where message.id != suspect { onReceive(message: message) }
+        for message in cachedMessages where message.id != suspect { deliver(message) }
     }
 }
