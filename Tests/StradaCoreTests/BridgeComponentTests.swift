@@ -4,18 +4,13 @@ import StradaTesting
 
 @MainActor
 struct BridgeComponentTests {
-    let webView = InMemoryWebView(url: "https://app.test/")
-    let bridge: Bridge
-    let delegate: BridgeDelegate
+    let harness = BridgeHarness(components: [RecordingComponent.self], url: "https://app.test/")
+    var bridge: Bridge { harness.bridge }
     let component: RecordingComponent
-    let destination = TestDestination()
 
     init() throws {
-        bridge = Bridge(webView: webView)
-        delegate = BridgeDelegate(location: "https://app.test/", destination: destination, componentTypes: [RecordingComponent.self])
-        delegate.webViewDidBecomeActive(bridge)
-        bridge.receive(json: #"{"id":"7","component":"one","event":"connect","data":{"title":"Hi","metadata":{"url":"https://app.test/"}}}"#)
-        component = try #require(delegate.component())
+        harness.send(json: #"{"id":"7","component":"one","event":"connect","data":{"title":"Hi","metadata":{"url":"https://app.test/"}}}"#)
+        component = try #require(harness.component())
     }
 
     @Test("C2 the last message per event is cached; unseen events have none") func cachesTheLastMessagePerEvent() {
@@ -25,33 +20,32 @@ struct BridgeComponentTests {
         #expect(component.receivedMessage(for: "never") == nil)
     }
 
-    /// The argument of the last `replyWith(...)` script, parsed (Linux key order is unstable).
-    func lastReply() throws -> JSON {
-        let script = try #require(webView.evaluatedScripts.last)
-        let prefix = "window.nativeBridge.replyWith("
-        try #require(script.hasPrefix(prefix) && script.hasSuffix(")"))
-        return try JSON(parsing: String(script.dropFirst(prefix.count).dropLast()))
+    /// The last call into the page, which must be a reply.
+    func lastReply() throws -> Message {
+        try #require(harness.calls.last?.message, "the last call into the page is not a reply: \(harness.calls)")
     }
 
     @Test("C3 reply(to:) sends the cached message unchanged") func repliesToTheCachedEventUnchanged() throws {
         #expect(component.reply(to: "connect"))
-        #expect(try lastReply() == ["id": "7", "component": "one", "event": "connect", "data": ["title": "Hi", "metadata": ["url": "https://app.test/"]]])
+        let data = #"{"title":"Hi","metadata":{"url":"https://app.test/"}}"#
+        #expect(try lastReply() == Message(id: "7", component: "one", event: "connect", metadata: .init(url: "https://app.test/"), jsonData: data))
     }
 
     @Test("C4 reply(to:with: Encodable) sends the cached message with encoded data") func repliesToTheCachedEventWithEncodedData() throws {
         struct Reply: Encodable { let selectedIndex: Int }
         #expect(component.reply(to: "connect", with: Reply(selectedIndex: 2)))
-        #expect(try lastReply() == ["id": "7", "component": "one", "event": "connect", "data": ["selectedIndex": 2]])
+        let reply = try lastReply()
+        #expect(reply == Message(id: "7", component: "one", event: "connect", metadata: nil, jsonData: #"{"selectedIndex":2}"#))
     }
 
     @Test("C5 reply(to:with: String) sends the cached message with that data") func repliesToTheCachedEventWithAJSONString() throws {
         #expect(component.reply(to: "connect", with: #"{"a":[1,{"b":2}]}"#))
-        #expect(try lastReply()["data"] == ["a": [1, ["b": 2]]])
+        #expect(try lastReply().dataValue == ["a": [1, ["b": 2]]])
     }
 
     @Test("C6 reply(to:) an event never received returns false and sends nothing") func replyingToAnEventNeverReceivedReturnsFalseAndSendsNothing() {
         #expect(!component.reply(to: "disconnect"))
-        #expect(webView.evaluatedScripts.isEmpty)
+        #expect(harness.calls.isEmpty)
     }
 
     @Test("C7 reply(with:) forwards exactly that message") func replyWithMessageForwardsExactlyThatMessage() throws {
@@ -64,7 +58,7 @@ struct BridgeComponentTests {
 
     @Test func replyWithInvalidJSONDataIsDroppedBeforeTheWebView() {
         #expect(!component.reply(to: "connect", with: "not json"))
-        #expect(webView.evaluatedScripts.isEmpty)
+        #expect(harness.calls.isEmpty)
     }
 
     @Test func completionReportsEvaluatedDroppedAndFailed() {
@@ -78,7 +72,7 @@ struct BridgeComponentTests {
         }
         component.reply(to: "connect", completion: record)
         component.reply(to: "never", completion: record)
-        webView.evaluationError = Boom()
+        harness.webView.evaluationError = Boom()
         component.reply(to: "connect", with: #"{"a":1}"#, completion: record)
         #expect(results == ["true", "false", "Boom"])
     }
@@ -91,7 +85,7 @@ struct BridgeComponentTests {
         #expect(try await component.reply(to: "connect", with: Reply(n: 1)))
         #expect(try await component.reply(with: Message(id: "1", component: "one", event: "x", metadata: nil, jsonData: "{}")))
         #expect(try await component.reply(to: "never") == false)
-        webView.evaluationError = Boom()
+        harness.webView.evaluationError = Boom()
         await #expect(throws: Boom.self) { try await component.reply(to: "connect") }
     }
 

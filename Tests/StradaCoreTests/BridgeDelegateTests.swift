@@ -4,18 +4,10 @@ import StradaTesting
 
 @MainActor
 struct BridgeDelegateTests {
-    let webView = InMemoryWebView(url: "https://app.test/messages/new")
-    let destination = TestDestination()
-    let bridge: Bridge
-    let delegate: BridgeDelegate
-
-    init() {
-        bridge = Bridge(webView: webView)
-        delegate = BridgeDelegate(
-            location: "https://app.test/messages/new", destination: destination,
-            componentTypes: [RecordingComponent.self, OtherComponent.self])
-        delegate.webViewDidBecomeActive(bridge)
-    }
+    let harness = BridgeHarness(
+        components: [RecordingComponent.self, OtherComponent.self], url: "https://app.test/messages/new")
+    var webView: InMemoryWebView { harness.webView }
+    var delegate: BridgeDelegate { harness.delegate }
 
     func message(_ component: String = "one", event: String = "connect", url: String = "https://app.test/messages/new", id: String = "1") -> Message {
         Message(id: id, component: component, event: event, metadata: .init(url: url), jsonData: #"{"metadata":{"url":"\#(url)"}}"#)
@@ -23,8 +15,8 @@ struct BridgeDelegateTests {
 
     @Test("D1 ready registers all component names and creates none") func readyRegistersAllComponentNamesWithoutCreatingAny() {
         let before = RecordingComponent.instancesCreated
-        bridge.receive(json: #""ready""#)
-        #expect(webView.evaluatedScripts == [#"window.nativeBridge.register(["one","two"])"#])
+        harness.send(json: #""ready""#)
+        #expect(harness.calls == [.register(["one", "two"])])
         #expect(RecordingComponent.instancesCreated == before)
         #expect(delegate.component(named: "one") == nil)
     }
@@ -59,7 +51,7 @@ struct BridgeDelegateTests {
         delegate.webViewDidBecomeDeactivated()
         #expect(!delegate.bridgeDidReceiveMessage(message(id: "2")))
         #expect(!component.reply(to: "connect"))
-        #expect(webView.evaluatedScripts.isEmpty)
+        #expect(harness.calls.isEmpty)
     }
 
     @Test("D3 URL rule: live URL, fragment and trailing slash tolerated; other pages rejected", arguments: [

@@ -34,15 +34,14 @@ struct ConformanceTests {
     @Test("C8 lifecycle hooks exist with empty defaults")
     func lifecycleHooksHaveEmptyDefaults() {
         final class Plain: BridgeComponent { nonisolated override class var name: String { "plain" } }
-        let delegate = BridgeDelegate(location: "https://app.test/", destination: destination, componentTypes: [Plain.self])
-        let bridge = Bridge(webView: webView)  // kept alive: a hook that replied would be seen below
-        delegate.webViewDidBecomeActive(bridge)
+        let harness = BridgeHarness(components: [Plain.self])  // keeps the bridge alive: a hook that replied is seen
+        let delegate = harness.delegate
         #expect(delegate.bridgeDidReceiveMessage(message("plain")))
         let component = delegate.component(named: "plain")
         #expect(component != nil)
         delegate.onViewDidLoad(); delegate.onViewWillAppear(); delegate.onViewDidAppear()
         delegate.onViewWillDisappear(); delegate.onViewDidDisappear()
-        #expect(webView.evaluatedScripts.isEmpty)
+        #expect(harness.calls.isEmpty)
         #expect(component?.cachedMessages.map(\.id) == ["1"])
     }
 
@@ -89,7 +88,7 @@ struct ConformanceTests {
         let bridge = Bridge(webView: webView)  // the engine owns the bridge; the delegate only refers to it
         delegate.webViewDidBecomeActive(bridge)
         #expect(delegate.reply(with: message("x")))
-        #expect(webView.evaluatedScripts.first?.hasPrefix("window.nativeBridge.replyWith(") == true)
+        #expect(webView.bridgeCalls.first?.message == message("x"))
     }
 
     @Test("B3 evaluating on a web view that is gone reports a typed error")
