@@ -64,7 +64,9 @@ let package = Package(
         .target(
             name: "StradaEngineGTK",
             dependencies: ["StradaCore", "CWebKitGTK", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strictSwift
+            exclude: ["EmbeddedFiles.txt"],  // SDK/web/adapter.js and relay.js, compiled in by EmbedFiles
+            swiftSettings: strictSwift,
+            plugins: ["EmbedFiles"]
         ),
         // libffi: calls into plugin actions by the signature their manifest declares.
         .systemLibrary(name: "CFFI", pkgConfig: "libffi", providers: [.apt(["libffi-dev"])]),
@@ -77,7 +79,9 @@ let package = Package(
                 "StradaCore", "StradaAutomation", "CStradaPlugin", "StradaABI", "CFFI",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSwift
+            exclude: ["EmbeddedFiles.txt"],  // the `plugin new` templates (SDK/templates), compiled in by EmbedFiles
+            swiftSettings: strictSwift,
+            plugins: ["EmbedFiles"]
         ),
         // The host session: plugins, window, screens and navigator, automation; what `strada-host run` runs.
         .target(
@@ -119,8 +123,19 @@ let package = Package(
             name: "StradaCoreTests",
             dependencies: ["StradaCore", "StradaTesting", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "StradaEngineGTKTests", dependencies: ["StradaEngineGTK", "StradaCore"]),
         .testTarget(name: "StradaAutomationTests", dependencies: ["StradaAutomation", "StradaCore"]),
         .testTarget(name: "StradaPluginHostTests", dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin"]),
         .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["Fixtures", "Snapshots"]),
+        // Build time only (SwiftPM package plugins; runtime component plugins are in Plugins/): compiles the
+        // files a target lists in its EmbeddedFiles.txt into it as strings, so the installed binary needs no
+        // checkout. One more embedded file is one more line in that list.
+        .executableTarget(name: "EmbedFilesTool", path: "BuildPlugins/EmbedFilesTool", swiftSettings: strictSwift),
+        .plugin(
+            name: "EmbedFiles",
+            capability: .buildTool(),
+            dependencies: ["EmbedFilesTool"],
+            path: "BuildPlugins/EmbedFiles"
+        ),
     ]
 )

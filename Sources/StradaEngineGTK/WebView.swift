@@ -16,7 +16,7 @@ private final class EvaluationBox: @unchecked Sendable {  // created and consume
 /// frame only, and the `strada` script-message channel whose payloads go to ``onMessage``.
 @MainActor
 final class WebView: BridgeWebView, AnchorView {
-    static let channel = "strada"
+    static let channel = AdapterScript.channel
     /// The isolated script world the message handler and relay live in.
     static let world = "strada-linux"
 
@@ -66,12 +66,12 @@ final class WebView: BridgeWebView, AnchorView {
         webkit_user_content_manager_remove_all_scripts(contentManager)
         withCStringArray(allowList) { patterns in
             let relay = webkit_user_script_new_for_world(
-                AdapterScript.relaySource(channel: Self.channel), WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                AdapterScript.relaySource, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
                 WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, Self.world, patterns, nil)
             webkit_user_content_manager_add_script(contentManager, relay)
             webkit_user_script_unref(relay)
             let adapter = webkit_user_script_new(
-                AdapterScript.source(platform: "linux"), WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                AdapterScript.source, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
                 WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, patterns, nil)
             webkit_user_content_manager_add_script(contentManager, adapter)
             webkit_user_script_unref(adapter)

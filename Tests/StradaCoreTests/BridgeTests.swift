@@ -54,25 +54,6 @@ struct BridgeTests {
     }
 }
 
-struct UserAgentTests {
-    @Test("U1 the user agent announces components in a valid comment") func announcesComponentsInAValidUserAgentComment() {
-        #expect(Strada.userAgentSubstring(forNames: ["form", "menu", "form"]) == "bridge-components: [form menu]")
-        #expect(Strada.userAgentSubstring(forNames: []) == "bridge-components: []")
-        #expect(UserAgent.suffix(prefix: "MyApp/2.1", componentNames: ["form"])
-            == "MyApp/2.1 StradaLinux/1.0 (Hotwire Native Linux; Turbo Native Linux; bridge-components: [form])")
-    }
-
-    @Test func theAdapterHasThePlatformAndOnlyTheRelayReachesTheChannel() {
-        let adapter = AdapterScript.source(platform: "linux")
-        #expect(adapter.contains(#"platform: "linux""#))
-        #expect(!adapter.contains("messageHandlers"))
-        #expect(adapter.contains(AdapterScript.relayEvent))
-        let relay = AdapterScript.relaySource(channel: "strada")
-        #expect(relay.contains(#"window.webkit.messageHandlers["strada"]"#))
-        #expect(relay.contains(AdapterScript.relayEvent))
-    }
-}
-
 @MainActor
 struct BridgeLimitTests {
     @Test func messagesBeyondTheRateLimitAreRejectedWithTheReason() {
