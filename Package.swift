@@ -124,9 +124,15 @@ let package = Package(
             dependencies: ["StradaCore", "StradaTesting", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "StradaEngineGTKTests", dependencies: ["StradaEngineGTK", "StradaCore"]),
-        .testTarget(name: "StradaAutomationTests", dependencies: ["StradaAutomation", "StradaCore"]),
-        .testTarget(name: "StradaPluginHostTests", dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin"]),
-        .testTarget(name: "EndToEndTests", dependencies: [], exclude: ["Fixtures", "Snapshots"]),
+        .testTarget(name: "StradaAutomationTests", dependencies: ["StradaAutomation", "StradaCore", "TestSupport"]),
+        .testTarget(
+            name: "StradaPluginHostTests",
+            dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin", "TestSupport"]
+        ),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Snapshots"]),
+        // What the test targets share: the repository root, the real host driven through its automation
+        // channel, one process runner, the C compiler, a local HTTP server, temporary folders removed per test.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
         // Build time only (SwiftPM package plugins; runtime component plugins are in Plugins/): compiles the
         // files a target lists in its EmbeddedFiles.txt into it as strings, so the installed binary needs no
         // checkout. One more embedded file is one more line in that list.

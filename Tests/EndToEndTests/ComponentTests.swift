@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TestSupport
 import Testing
 
 /// Every first-party component, end to end: the demo app (`Examples/demo`, served by its own Python server on
@@ -14,7 +14,7 @@ import Testing
 ///
 /// After every test: a control is never added twice without being removed in between (a repeated `connect`
 /// replaces), and no well-formed message was dropped or rejected on the way.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.serialized, .temporaryDirectories, .timeLimit(.minutes(3)))
 struct ComponentTests {
     // MARK: form
 
@@ -151,7 +151,7 @@ struct ComponentTests {
     /// Two buttons made with `connect {side}` (the contract's main form) must each answer their own message.
     @Test
     func eachButtonMadeWithConnectAnswersItsOwnMessage() async throws {
-        let page = try Self.temporaryPage("""
+        let page = try TemporaryDirectory.file(named: "buttons.html", contents: """
             <!DOCTYPE html><html><head><title>start</title><script src="\(URL(fileURLWithPath: Repository.path("SDK/web/strada.js")).absoluteString)"></script></head><body>
             <button data-controller="bridge--button" data-side="left">Left</button>
             <button data-controller="bridge--button" data-side="right">Right</button>
@@ -163,9 +163,7 @@ struct ComponentTests {
               Strada.registerComponent(SideButton)
             </script></body></html>
             """)
-        defer { try? FileManager.default.removeItem(atPath: page) }
         let plugins = try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so"])
-        defer { try? FileManager.default.removeItem(atPath: plugins) }
         let host = try HostProcess(page: page, arguments: ["--plugins", plugins])
         try await host.waitFor("control.added") { Self.control($0)?["id"] as? String == "button.button-left" }
         try await host.waitFor("control.added") { Self.control($0)?["id"] as? String == "button.button-right" }
@@ -446,13 +444,6 @@ struct ComponentTests {
     // MARK: Helpers
 
     static func control(_ event: [String: Any]) -> [String: Any]? { event["control"] as? [String: Any] }
-
-    /// Writes `html` to a fresh temporary file and returns its path.
-    static func temporaryPage(_ html: String) throws -> String {
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-components-\(UUID().uuidString).html")
-        try html.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
 }
 
 // MARK: - The demo app and the host, together
@@ -479,36 +470,24 @@ struct BridgeMessage {
 
 /// The demo server and a host showing one of its pages, with some first-party plugins.
 final class DemoSession: Sendable {
-    let server: DemoServer
+    /// `Examples/demo/server.py` on a free port.
+    let server: LocalHTTPServer
     let host: HostProcess
-    let plugins: String
 
-    private init(server: DemoServer, host: HostProcess, plugins: String) {
+    private init(server: LocalHTTPServer, host: HostProcess) {
         self.server = server
         self.host = host
-        self.plugins = plugins
     }
 
     /// Starts the server and the host on `path` (relative to the server's root) with `plugins`
     /// (`"Menu"` → libStradaMenuPlugin.so), and waits until the host is ready.
     static func start(_ path: String, plugins names: [String]) async throws -> DemoSession {
-        let server = try await DemoServer.start()
-        let plugins: String
-        do {
-            plugins = try PluginsDirectory.make(plugins: names.map { "libStrada\($0)Plugin.so" })
-        } catch {
-            server.stop()
-            throw error
-        }
-        let host: HostProcess
-        do {
-            host = try HostProcess(page: server.url + path, arguments: ["--plugins", plugins])
-        } catch {
-            server.stop()
-            try? FileManager.default.removeItem(atPath: plugins)
-            throw error
-        }
-        let session = DemoSession(server: server, host: host, plugins: plugins)
+        // The server stops when released, the plugins directory goes when the test ends.
+        let server = try await LocalHTTPServer.running(
+            script: Repository.path("Examples/demo/server.py"), arguments: ["--port", "0"])
+        let plugins = try PluginsDirectory.make(plugins: names.map { "libStrada\($0)Plugin.so" })
+        let host = try HostProcess(page: server.url + path, arguments: ["--plugins", plugins])
+        let session = DemoSession(server: server, host: host)
         let ready = try await host.waitFor("host.ready", timeout: 60)
         #expect((ready["components"] as? [String])?.count == names.count, "every plugin loaded: \(ready)")
         return session
@@ -598,68 +577,8 @@ final class DemoSession: Sendable {
         #expect(try await host.waitForExit() == 0)
     }
 
-    /// Stops the server and removes the plugins directory (the host stops with its last reference).
+    /// Stops the server (the host stops with its last reference; the plugins directory goes with the test).
     func cleanUp() {
         server.stop()
-        try? FileManager.default.removeItem(atPath: plugins)
     }
-}
-
-/// `Examples/demo/server.py` as a child process on a free port.
-final class DemoServer: Sendable {
-    private let process: Process
-    /// "http://127.0.0.1:<port>/", from the server's first line.
-    let url: String
-
-    private init(process: Process, url: String) {
-        self.process = process
-        self.url = url
-    }
-
-    static func start(timeout: Double = 15) async throws -> DemoServer {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Repository.path("Examples/demo/server.py"), "--port", "0"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let firstLine = Mutex<Data>(Data())
-        output.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            firstLine.withLock { $0.append(data) }
-        }
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let line = firstLine.withLock { data in data.firstIndex(of: 0x0A).map { String(decoding: data[..<$0], as: UTF8.self) } }
-            if let line {
-                output.fileHandleForReading.readabilityHandler = nil
-                guard line.hasPrefix("listening on http://"), let url = line.split(separator: " ").last else {
-                    process.terminate()
-                    throw HostProcess.Timeout(waitingFor: "the demo server's address", seen: [line])
-                }
-                return DemoServer(process: process, url: String(url))
-            }
-            if !process.isRunning { break }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        if process.isRunning { process.terminate() }
-        throw HostProcess.Timeout(waitingFor: "the demo server's \"listening on\" line", seen: [])
-    }
-
-    /// Stops the server: SIGTERM, then SIGKILL if it is still there after 3 s. (Polls `isRunning`:
-    /// `waitUntilExit()` spins forever when called from a Swift concurrency thread with swift-corelibs-foundation.)
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        var deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
-        deadline = Date().addingTimeInterval(3)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-    }
-
-    deinit { stop() }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Plugins that crash, abort, hang or leak inside `receive`.
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct FaultyPluginTests {
     static func plugins() throws -> String {
         let plugins = try PluginsDirectory.make()

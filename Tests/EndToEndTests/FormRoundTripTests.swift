@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Drives the real `strada-host` binary (WebKitGTK, the `form` plugin loaded from its own .so) through the
 /// automation channel, with the example page from `Examples/form-demo`.
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct FormRoundTripTests {
     static let demoPage = Repository.path("Examples/form-demo/index.html")
 
@@ -73,7 +74,7 @@ struct FormRoundTripTests {
     }
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct HostLifecycleTests {
     @Test func thePageSeesTheLoadedComponentsInItsUserAgentAndWindowCloseExitsZero() async throws {
         let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent.html"), arguments: ["--plugins", try PluginsDirectory.make()])
@@ -137,7 +138,7 @@ struct HostLifecycleTests {
     }
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct CodecConfigurationEndToEndTests {
     @Test func theHostsSnakeCaseSettingGovernsDecodingInsideThePlugin() async throws {
         let host = try HostProcess(
@@ -160,7 +161,7 @@ struct CodecConfigurationEndToEndTests {
     }
 }
 
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct FormToggleTests {
     @Test func submitDisabledMakesTheNativeButtonInsensitiveUntilSubmitEnabled() async throws {
         let host = try HostProcess(

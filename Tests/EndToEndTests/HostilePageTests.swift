@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Pages that try to reach native code they should not, or throw garbage at the bridge.
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct HostilePageTests {
     @Test func crossOriginIframesCannotReachTheBridge() async throws {
         let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/hostile-iframe.html"), arguments: ["--plugins", try PluginsDirectory.make()])
@@ -15,7 +16,7 @@ struct HostilePageTests {
     }
 
     @Test func pagesFromOtherOriginsGetNoBridgeEvenAfterNavigatingThere() async throws {
-        let server = try StaticServer(directory: Repository.path("Tests/EndToEndTests/Fixtures"))
+        let server = try await LocalHTTPServer.serving(directory: Repository.path("Tests/EndToEndTests/Fixtures"))
         defer { server.stop() }
         let allowed = "http://127.0.0.1:\(server.port)/origin-probe.html"
         let host = try HostProcess(page: allowed, arguments: ["--plugins", try PluginsDirectory.make()])
@@ -48,37 +49,4 @@ struct HostilePageTests {
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
-}
-
-/// `python3 -m http.server` on a free port, serving `directory`.
-final class StaticServer: Sendable {
-    let port: Int
-    private let process: Process
-
-    init(directory: String) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", directory]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var text = ""
-        let handle = output.fileHandleForReading
-        while !text.contains("\n") {
-            let data = handle.availableData
-            if data.isEmpty { break }
-            text += String(decoding: data, as: UTF8.self)
-        }
-        guard let range = text.range(of: #"port (\d+)"#, options: .regularExpression),
-            let port = Int(text[range].dropFirst(5))
-        else {
-            process.terminate()
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "http.server said: \(text)"])
-        }
-        self.port = port
-        self.process = process
-    }
-
-    func stop() { process.terminate() }
 }

@@ -1,8 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Native actions declared in a plugin's manifest, called by signature through libffi.
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct PluginActionTests {
     static func pluginsWithActions() throws -> String {
         let plugins = try PluginsDirectory.make(plugins: [])

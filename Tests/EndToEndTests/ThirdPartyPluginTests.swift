@@ -1,15 +1,15 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The third-party examples in `Examples/`, each built from outside the package exactly as its README
 /// says (`make`, `build.sh`, `swift build --package-path`), copied into a fresh plugins directory and
 /// driven in the real host through the automation channel.
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct ThirdPartyPluginTests {
     @Test func aPluginWrittenInCBuiltWithMakeCountsPressesOfItsHeaderButton() async throws {
-        let output = try ExampleBuild.temporaryDirectory("c-plugin")
-        defer { ExampleBuild.remove(output) }
-        try await ExampleBuild.run("make", ["-C", Repository.path("Examples/c-plugin"), "BUILD_DIR=\(output)"])
+        let output = try TemporaryDirectory.make("c-plugin")
+        try await ProcessRunner.check("make", ["-C", Repository.path("Examples/c-plugin"), "BUILD_DIR=\(output)"])
         try await expectCounter(
             plugin: (output as NSString).appendingPathComponent("libcounter_c.so"),
             page: Repository.path("Examples/c-plugin/index.html"),
@@ -18,9 +18,8 @@ struct ThirdPartyPluginTests {
 
     @Test(.enabled(if: ExampleBuild.isOnPath("rustc"), "rustc is not on PATH: install Rust to build Examples/rust-plugin"))
     func aPluginWrittenInRustBuiltWithPlainRustcCountsPressesOfItsHeaderButton() async throws {
-        let output = try ExampleBuild.temporaryDirectory("rust-plugin")
-        defer { ExampleBuild.remove(output) }
-        try await ExampleBuild.run("sh", [Repository.path("Examples/rust-plugin/build.sh"), output])
+        let output = try TemporaryDirectory.make("rust-plugin")
+        try await ProcessRunner.check("sh", [Repository.path("Examples/rust-plugin/build.sh"), output])
         try await expectCounter(
             plugin: (output as NSString).appendingPathComponent("libcounter_rs.so"),
             page: Repository.path("Examples/rust-plugin/index.html"),
@@ -28,9 +27,8 @@ struct ThirdPartyPluginTests {
     }
 
     @Test func aPluginWrittenInSwiftAsItsOwnPackageGreetsTheNameThePageSends() async throws {
-        let scratch = try ExampleBuild.temporaryDirectory("swift-plugin")
-        defer { ExampleBuild.remove(scratch) }  // the host loads its own copy from the plugins directory
-        try await ExampleBuild.run("swift", ["build", "--package-path", Repository.path("Examples/swift-plugin"), "--scratch-path", scratch], timeout: 900)
+        let scratch = try TemporaryDirectory.make("swift-plugin")  // hundreds of MB, removed when the test ends
+        try await ProcessRunner.check("swift", ["build", "--package-path", Repository.path("Examples/swift-plugin"), "--scratch-path", scratch], timeout: 900)
         let plugin = (scratch as NSString).appendingPathComponent("debug/libGreetingPlugin.so")
         let host = try HostProcess(page: Repository.path("Examples/swift-plugin/index.html"), arguments: ["--plugins", try ExampleBuild.pluginsDirectory(with: plugin)])
 
@@ -87,30 +85,12 @@ extension Dictionary where Key == String, Value == Any {
     fileprivate var messageData: [String: Any]? { self["data"] as? [String: Any] }
 }
 
-/// Builds examples as a third party would: their own build commands, run as child processes.
+/// The examples are built as a third party would: their own build commands (`ProcessRunner`).
 enum ExampleBuild {
-    struct Failed: Error, CustomStringConvertible {
-        let command: String
-        let status: Int32
-        let output: String
-        var description: String { "`\(command)` exited with \(status):\n\(output)" }
-    }
-
     /// Whether `tool` is an executable on PATH.
     static func isOnPath(_ tool: String) -> Bool {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
-    }
-
-    static func temporaryDirectory(_ label: String) throws -> String {
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    /// Removes a build folder (a Swift scratch folder is hundreds of megabytes).
-    static func remove(_ path: String) {
-        try? FileManager.default.removeItem(atPath: path)
     }
 
     /// A fresh plugins directory holding a copy of `plugin`.
@@ -118,36 +98,5 @@ enum ExampleBuild {
         let directory = try PluginsDirectory.make(plugins: [])
         try FileManager.default.copyItem(atPath: plugin, toPath: (directory as NSString).appendingPathComponent((plugin as NSString).lastPathComponent))
         return directory
-    }
-
-    /// Runs `tool arguments` (found on PATH); throws with its output when it fails or outlives `timeout`.
-    static func run(_ tool: String, _ arguments: [String], timeout: Double = 300) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let collected = Collected()
-        output.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        output.fileHandleForReading.readabilityHandler = nil
-        collected.append(output.fileHandleForReading.readDataToEndOfFile())
-        let command = ([tool] + arguments).joined(separator: " ")
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw Failed(command: command, status: process.terminationStatus, output: collected.text)
-        }
-    }
-
-    private final class Collected: @unchecked Sendable {  // guarded by `lock`
-        private let lock = NSLock()
-        private var data = Data()
-        func append(_ more: Data) { lock.withLock { data.append(more) } }
-        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
     }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Our web library (`SDK/web/strada.js`) in the real engine: each page under `Fixtures/web/` runs its checks
 /// against the real `strada-host` with the `echo` and `form` plugins loaded from their own .so files, and
 /// reports "PASS" or "FAIL: <reason>" in `document.title`, which the host reports as a `page.title` event.
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct WebLibraryTests {
     /// One page per behaviour (docs/conformance.md "Web side" W1–W3, the handshake, opt-out, both component styles,
     /// the globals).
@@ -58,7 +59,6 @@ struct WebLibraryTests {
     /// Runs `page` in the real host until it reports PASS or FAIL, then quits the host (which must exit 0).
     static func run(_ page: Page) async throws -> Run {
         let plugins = try PluginsDirectory.make(plugins: ["libStradaEchoPlugin.so", "libStradaFormPlugin.so"])
-        defer { try? FileManager.default.removeItem(atPath: plugins) }
         let host = try HostProcess(page: page.path, arguments: ["--plugins", plugins])
         let verdict = try await host.waitFor("page.title", timeout: 40) {
             guard let title = $0["title"] as? String else { return false }

@@ -1,14 +1,13 @@
 import Foundation
 import StradaAutomation
 import StradaCore
+import TestSupport
 import Testing
 
 /// The automation protocol: one vocabulary, and the README documents exactly that vocabulary.
 struct AutomationProtocolTests {
     static let readme: String = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return (try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)) ?? ""
+        (try? String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)) ?? ""
     }()
 
     /// The README section between `## The automation channel` and the next `## ` heading.

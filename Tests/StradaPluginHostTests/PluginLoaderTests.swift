@@ -2,19 +2,28 @@ import CStradaPlugin
 import Foundation
 import Logging
 import StradaCore
+import TestSupport
 import Testing
 @testable import StradaPluginHost
 
 /// Loads real shared libraries with dlopen: the form plugin built by this package, and small C libraries
 /// compiled by the test with `cc`.
 @MainActor
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct PluginLoaderTests {
     let loader = PluginLoader(logger: Logger(label: "test"))
     let directory: String
 
     init() throws {
-        directory = try TemporaryDirectory.make()
+        directory = try TemporaryDirectory.make("libraries")
+    }
+
+    /// Compiles the C `source` into `name` in this test's directory and returns its path.
+    @discardableResult
+    func library(_ name: String, source: String) throws -> String {
+        let path = (directory as NSString).appendingPathComponent(name)
+        try CCompiler.sharedLibrary(source, at: path)
+        return path
     }
 
     /// A complete plugin in plain C against the header only: proves the ABI needs no Swift.
@@ -33,7 +42,7 @@ struct PluginLoaderTests {
         """
 
     @Test func loadsAPluginWrittenInPlainC() throws {
-        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let path = try library("libecho.so", source: Self.cPlugin)
         let report = loader.load(directories: [directory])
         #expect(report.errors.isEmpty)
         let plugin = try #require(report.plugins.first)
@@ -44,7 +53,7 @@ struct PluginLoaderTests {
     }
 
     @Test func aFileThatIsNotAPluginGetsOneLineNamingItAndTheOthersStillLoad() throws {
-        try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        try library("libecho.so", source: Self.cPlugin)
         let notes = (directory as NSString).appendingPathComponent("notes.txt")
         try "not a plugin".write(toFile: notes, atomically: true, encoding: .utf8)
         let report = loader.load(directories: [directory])
@@ -55,8 +64,8 @@ struct PluginLoaderTests {
     }
 
     @Test func aSharedLibraryWithoutTheEntrySymbolIsRefusedWithOneLine() throws {
-        try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
-        let path = try CLibrary.build("libplain.so", in: directory, source: "int plain_function(void) { return 1; }")
+        try library("libecho.so", source: Self.cPlugin)
+        let path = try library("libplain.so", source: "int plain_function(void) { return 1; }")
         let report = loader.load(directories: [directory])
         #expect(report.componentNames == ["echo"])
         #expect(report.errors.map(\.description) == [
@@ -65,8 +74,8 @@ struct PluginLoaderTests {
     }
 
     @Test func twoPluginsClaimingOneComponentNameKeepTheFirstByFileName() throws {
-        try CLibrary.build("liba.so", in: directory, source: Self.cPlugin)
-        try CLibrary.build("libb.so", in: directory, source: Self.cPlugin)
+        try library("liba.so", source: Self.cPlugin)
+        try library("libb.so", source: Self.cPlugin)
         let report = loader.load(directories: [directory])
         #expect(report.conflicts == ["echo"])
         #expect(report.componentNames == ["echo"])
@@ -74,7 +83,7 @@ struct PluginLoaderTests {
     }
 
     @Test func aPluginBuiltForAnotherABIMajorIsRefusedWithWhatToDo() throws {
-        let path = try CLibrary.build("libfuture.so", in: directory, source: "int strada_plugin_entry_v2(void *h, void *p) { (void)h; (void)p; return 0; }")
+        let path = try library("libfuture.so", source: "int strada_plugin_entry_v2(void *h, void *p) { (void)h; (void)p; return 0; }")
         let report = loader.load(directories: [directory])
         #expect(report.plugins.isEmpty)
         #expect(report.errors.map(\.description) == [
@@ -83,7 +92,7 @@ struct PluginLoaderTests {
     }
 
     @Test func anEntryPointThatFailsIsRefused() throws {
-        let path = try CLibrary.build("librefuses.so", in: directory, source: """
+        let path = try library("librefuses.so", source: """
             #include "strada_plugin.h"
             STRADA_PLUGIN_ENTRY_V1_DEFINE { (void)host; (void)out_plugin; return STRADA_ERR_FAILED; }
             """)
@@ -94,7 +103,7 @@ struct PluginLoaderTests {
     }
 
     @Test func aPluginBuiltForANewerMinorIsRefused() throws {
-        let path = try CLibrary.build("libnewer.so", in: directory, source: Self.cPlugin.replacingOccurrences(
+        let path = try library("libnewer.so", source: Self.cPlugin.replacingOccurrences(
             of: "STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR, 1", with: "STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR + 1, 1"))
         let report = loader.load(directories: [directory])
         #expect(report.errors.map(\.description) == [
@@ -103,7 +112,7 @@ struct PluginLoaderTests {
     }
 
     @Test func aPluginFileWritableByOtherUsersIsRefused() throws {
-        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let path = try library("libecho.so", source: Self.cPlugin)
         chmod(path, 0o666)
         let report = loader.load(directories: [directory])
         #expect(report.plugins.isEmpty)
@@ -113,7 +122,7 @@ struct PluginLoaderTests {
     }
 
     @Test func aPluginInAFolderWritableByOtherUsersIsRefused() throws {
-        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let path = try library("libecho.so", source: Self.cPlugin)
         chmod(directory, 0o777)
         defer { chmod(directory, 0o755) }
         let report = loader.load(directories: [directory])
@@ -123,7 +132,7 @@ struct PluginLoaderTests {
     }
 
     @Test func aChecksumMismatchWithTheManifestIsRefusedBeforeLoading() throws {
-        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let path = try library("libecho.so", source: Self.cPlugin)
         let wrong = String(repeating: "ab", count: 32)
         try #"{"sha256":"\#(wrong)"}"#.write(toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
         let actual = try PluginManifest.sha256(ofFile: path)
@@ -134,7 +143,7 @@ struct PluginLoaderTests {
     }
 
     @Test func aMatchingManifestLoadsAndIsKept() throws {
-        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let path = try library("libecho.so", source: Self.cPlugin)
         let manifest = PluginManifest(id: "dev.test.echo", version: "0.1.0", components: ["echo"], abi: "1.0", sha256: try PluginManifest.sha256(ofFile: path))
         try manifest.json.write(toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
         let report = loader.load(directories: [directory])
@@ -144,7 +153,7 @@ struct PluginLoaderTests {
     }
 
     @Test func aManifestDeclaringAnotherABIIsRefusedWithoutRunningThePlugin() throws {
-        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let path = try library("libecho.so", source: Self.cPlugin)
         try #"{"abi":"2.0"}"#.write(toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
         let report = loader.load(directories: [directory])
         #expect(report.errors.map(\.description) == [
@@ -153,7 +162,7 @@ struct PluginLoaderTests {
     }
 
     @Test func anInvalidManifestIsRefusedNamingTheField() throws {
-        let path = try CLibrary.build("libecho.so", in: directory, source: Self.cPlugin)
+        let path = try library("libecho.so", source: Self.cPlugin)
         let manifestPath = PluginManifest.path(forPlugin: path)
         try #"{"components":"echo"}"#.write(toFile: manifestPath, atomically: true, encoding: .utf8)
         let report = loader.load(directories: [directory])
@@ -180,6 +189,7 @@ struct SHA256Tests {
     }
 }
 
+@Suite(.temporaryDirectories)
 struct ABILayoutTests {
     @Test func structLayoutsMatchThePinnedCLayout() {
         #expect(MemoryLayout<strada_string>.size == 16)
@@ -197,12 +207,11 @@ struct ABILayoutTests {
     }
 
     @Test func theHeaderCompilesCleanAsC11AndCxx17() throws {
-        let directory = try TemporaryDirectory.make()
-        let source = (directory as NSString).appendingPathComponent("check.c")
+        let source = (try TemporaryDirectory.make("header-check") as NSString).appendingPathComponent("check.c")
         try "#include \"strada_plugin.h\"\nint main(void) { return STRADA_PLUGIN_ABI_MAJOR - 1; }\n".write(toFile: source, atomically: true, encoding: .utf8)
         for (compiler, flags) in [("cc", ["-std=c11", "-x", "c"]), ("c++", ["-std=c++17", "-x", "c++"])] {
-            let status = try Shell.run(compiler, flags + ["-Wall", "-Wextra", "-pedantic", "-Werror", "-I", CLibrary.headerDirectory, "-c", source, "-o", "/dev/null"])
-            #expect(status == 0, "\(compiler) \(flags) failed")
+            let result = try CCompiler.check(source, compiler: compiler, flags: flags + ["-Wall", "-Wextra", "-pedantic", "-Werror"])
+            #expect(result.status == 0, "\(compiler) \(flags) failed")
         }
     }
 }

@@ -1,30 +1,28 @@
 import Foundation
 import Testing
 import StradaPluginHost
+import TestSupport
 
 /// `strada-host plugin new`: each template, generated into a fresh folder, builds and passes its own test.
-@Suite(.serialized)
+@Suite(.serialized, .temporaryDirectories)
 struct PluginTemplateTests {
     /// The Strada for Linux checkout the generated projects depend on.
-    static let sdkPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().path
+    static let sdkPath = Repository.root.path
 
     @Test func theCTemplateBuildsWithMakeAndPassesItsOwnTest() async throws {
         let project = try generate(name: "share-sheet", language: .c)
-        defer { try? FileManager.default.removeItem(atPath: project) }
-        try await TemplateCommand.run("make", ["-C", project])
+        try await ProcessRunner.check("make", ["-C", project])
         #expect(FileManager.default.fileExists(atPath: (project as NSString).appendingPathComponent("libshare_sheet.so")))
-        let output = try await TemplateCommand.run("make", ["-C", project, "test"])
+        let output = try await ProcessRunner.check("make", ["-C", project, "test"])
         #expect(output.contains(#"ok: share-sheet replied {"id":"1","component":"share-sheet","event":"connect","data":{"greeting":"Hello, Ada \"Countess\"!"}}"#))
     }
 
     @Test func theSwiftTemplateBuildsADynamicLibraryAndPassesItsOwnTest() async throws {
         let project = try generate(name: "share-sheet", language: .swift)
-        defer { try? FileManager.default.removeItem(atPath: project) }
         let scratch = (project as NSString).appendingPathComponent(".scratch")
-        try await TemplateCommand.run("swift", ["build", "--package-path", project, "--scratch-path", scratch], timeout: 900)
+        try await ProcessRunner.check("swift", ["build", "--package-path", project, "--scratch-path", scratch], timeout: 900)
         #expect(FileManager.default.fileExists(atPath: (scratch as NSString).appendingPathComponent("debug/libShareSheetPlugin.so")))
-        let output = try await TemplateCommand.run("swift", ["test", "--package-path", project, "--scratch-path", scratch], timeout: 900)
+        let output = try await ProcessRunner.check("swift", ["test", "--package-path", project, "--scratch-path", scratch], timeout: 900)
         #expect(output.contains("repliesToConnectWithAGreeting"))
         #expect(output.contains("repliesToConnectWithAGreeting() passed"))
     }
@@ -44,53 +42,12 @@ struct PluginTemplateTests {
     }
 
     private func generate(name: String, language: PluginTemplates.Language) throws -> String {
-        let project = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-template-\(language.rawValue)-\(UUID().uuidString)")
+        let project = try TemporaryDirectory.make("template-\(language.rawValue)")
         for file in PluginTemplates.files(name: name, language: language, sdkPath: Self.sdkPath) {
             let path = (project as NSString).appendingPathComponent(file.path)
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try file.contents.write(toFile: path, atomically: true, encoding: .utf8)
         }
         return project
-    }
-}
-
-/// Runs a build tool as a child process and returns its combined output; throws with that output on failure.
-enum TemplateCommand {
-    struct Failed: Error, CustomStringConvertible {
-        let command: String
-        let status: Int32
-        let output: String
-        var description: String { "`\(command)` exited with \(status):\n\(output)" }
-    }
-
-    @discardableResult
-    static func run(_ tool: String, _ arguments: [String], timeout: Double = 300) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        let collected = Collected()
-        pipe.fileHandleForReading.readabilityHandler = { handle in collected.append(handle.availableData) }
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        pipe.fileHandleForReading.readabilityHandler = nil
-        collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
-            throw Failed(command: ([tool] + arguments).joined(separator: " "), status: process.terminationStatus, output: collected.text)
-        }
-        return collected.text
-    }
-
-    private final class Collected: @unchecked Sendable {  // guarded by `lock`
-        private let lock = NSLock()
-        private var data = Data()
-        func append(_ more: Data) { lock.withLock { data.append(more) } }
-        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
     }
 }

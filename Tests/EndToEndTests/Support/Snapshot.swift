@@ -1,30 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the real `strada-host` binary and compares what it printed with a snapshot file in
 /// `Tests/EndToEndTests/Snapshots/`. Re-record with `SNAPSHOT_RECORD=1 scripts/test`.
 enum CLISnapshot {
-    struct Output {
-        let status: Int32
-        let stdout: String
-        let stderr: String
-    }
-
-    static func run(_ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: BuiltProducts.path("strada-host"))
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["COLUMNS"] = "100"
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+    static func run(_ arguments: [String]) throws -> ProcessRunner.Output {
+        try ProcessRunner.runBlocking(BuiltProducts.path("strada-host"), arguments, environment: ["COLUMNS": "100"])
     }
 
     /// Runs `arguments`, replaces each `replacements` key with its placeholder, and checks the snapshot `name`.

@@ -1,13 +1,20 @@
-import Foundation
+public import Foundation
 import Synchronization
 
 /// The real `strada-host` binary as a child process, driven through its automation channel
 /// (JSON-line events on stdout, JSON-line commands on stdin).
-final class HostProcess: Sendable {
-    struct Timeout: Error, CustomStringConvertible {
-        let waitingFor: String
-        let seen: [String]
-        var description: String { "timed out waiting for \(waitingFor); events so far:\n" + seen.joined(separator: "\n") }
+public final class HostProcess: Sendable {
+    /// Waiting for an event (or an exit) took too long; says what was awaited and every event seen.
+    public struct Timeout: Error, CustomStringConvertible {
+        public let waitingFor: String
+        public let seen: [String]
+        public init(waitingFor: String, seen: [String]) {
+            self.waitingFor = waitingFor
+            self.seen = seen
+        }
+        public var description: String {
+            "timed out waiting for \(waitingFor); events so far:\n" + seen.joined(separator: "\n")
+        }
     }
 
     private let process = Process()
@@ -15,16 +22,18 @@ final class HostProcess: Sendable {
     private let output = Pipe()
     private let errors = Pipe()
     private final class Buffer: Sendable {
-        let state = Mutex<(partial: Data, lines: [String], stderr: Data)>((Data(), [], Data()))
-        func withLock<R>(_ body: (inout sending (partial: Data, lines: [String], stderr: Data)) -> R) -> R { state.withLock { body(&$0) } }
+        typealias State = (partial: Data, lines: [String], stderr: Data)
+        let state = Mutex<State>((Data(), [], Data()))
+        func withLock<R>(_ body: (inout sending State) -> R) -> R { state.withLock { body(&$0) } }
     }
     private let buffer = Buffer()
 
     /// Starts `strada-host run <page> --automation <arguments>`. Wraps it in `xvfb-run -a` when there is no display.
-    init(page: String, arguments: [String], environment: [String: String] = [:]) throws {
+    public init(page: String, arguments: [String], environment: [String: String] = [:]) throws {
         let host = BuiltProducts.path("strada-host")
         let command = [host, "run", page, "--automation"] + arguments
-        if ProcessInfo.processInfo.environment["DISPLAY"]?.isEmpty == false || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil {
+        let current = ProcessInfo.processInfo.environment
+        if current["DISPLAY"]?.isEmpty == false || current["WAYLAND_DISPLAY"] != nil {
             process.executableURL = URL(fileURLWithPath: host)
             process.arguments = Array(command.dropFirst())
         } else {
@@ -42,7 +51,8 @@ final class HostProcess: Sendable {
             buffer.withLock { state in
                 state.partial.append(data)
                 while let newline = state.partial.firstIndex(of: 0x0A) {
-                    state.lines.append(String(decoding: state.partial[state.partial.startIndex..<newline], as: UTF8.self))
+                    let line = state.partial[state.partial.startIndex..<newline]
+                    state.lines.append(String(decoding: line, as: UTF8.self))
                     state.partial.removeSubrange(state.partial.startIndex...newline)
                 }
             }
@@ -55,13 +65,14 @@ final class HostProcess: Sendable {
     }
 
     /// The host's process id.
-    var pid: Int32 { process.processIdentifier }
+    public var pid: Int32 { process.processIdentifier }
 
     /// Process ids of the host's descendants whose command name starts with `prefix` (e.g. WebKit's web process).
-    func descendants(named prefix: String) -> [Int32] {
+    public func descendants(named prefix: String) -> [Int32] {
         var children: [Int32: [Int32]] = [:]
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let child = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+            guard let child = Int32(entry),
+                let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
                 let close = stat.range(of: ")", options: .backwards)
             else { continue }
             let fields = stat[close.upperBound...].split(separator: " ")
@@ -79,25 +90,28 @@ final class HostProcess: Sendable {
     }
 
     /// Every event line so far.
-    var lines: [String] { buffer.withLock { $0.lines } }
+    public var lines: [String] { buffer.withLock { $0.lines } }
     /// Everything the host wrote to stderr so far.
-    var standardError: String { buffer.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
+    public var standardError: String { buffer.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
     /// Every event so far, parsed.
-    var events: [[String: Any]] {
+    public var events: [[String: Any]] {
         lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
     /// Waits for the first event named `name` (after `after` earlier matches) satisfying `where`.
     @discardableResult
-    func waitFor(_ name: String, timeout: Double = 30, where predicate: ([String: Any]) -> Bool = { _ in true }) async throws -> [String: Any] {
+    public func waitFor(
+        _ name: String, timeout: Double = 30, where predicate: ([String: Any]) -> Bool = { _ in true }
+    ) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let match = events.first(where: { $0["event"] as? String == name && predicate($0) }) { return match }
             if !process.isRunning, events.first(where: { $0["event"] as? String == name && predicate($0) }) == nil {
                 try await Task.sleep(for: .milliseconds(100))
                 if let match = events.first(where: { $0["event"] as? String == name && predicate($0) }) { return match }
-                throw Timeout(waitingFor: "\(name) (the host exited with \(process.terminationStatus); stderr: \(standardError))", seen: lines)
+                let exit = "the host exited with \(process.terminationStatus); stderr: \(standardError)"
+                throw Timeout(waitingFor: "\(name) (\(exit))", seen: lines)
             }
             try await Task.sleep(for: .milliseconds(20))
         }
@@ -105,18 +119,18 @@ final class HostProcess: Sendable {
     }
 
     /// Sends one command object as a JSON line.
-    func send(_ command: [String: String]) throws {
+    public func send(_ command: [String: String]) throws {
         let data = try JSONSerialization.data(withJSONObject: command, options: [.sortedKeys])
         input.fileHandleForWriting.write(data + Data("\n".utf8))
     }
 
     /// Sends one raw line (for commands with non-string fields).
-    func sendLine(_ line: String) throws {
+    public func sendLine(_ line: String) throws {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
     /// Waits for the process to exit and returns its status; kills it after `timeout`.
-    func waitForExit(timeout: Double = 30) async throws -> Int32 {
+    public func waitForExit(timeout: Double = 30) async throws -> Int32 {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
         if process.isRunning {
@@ -129,52 +143,5 @@ final class HostProcess: Sendable {
     deinit {
         // SIGKILL: a host started from a test-runner thread may have inherited a blocked SIGTERM.
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-}
-
-/// Products built next to the test binary (`swift build` puts them in the same folder).
-enum BuiltProducts {
-    static var directory: URL {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
-        while url.path != "/" && !FileManager.default.fileExists(atPath: url.appendingPathComponent("strada-host").path) {
-            url.deleteLastPathComponent()
-        }
-        return url
-    }
-
-    static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
-}
-
-enum Repository {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
-}
-
-/// A fresh plugins directory holding copies of built plugins and any extra files.
-enum PluginsDirectory {
-    static func make(plugins: [String] = ["libStradaFormPlugin.so"]) throws -> String {
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-e2e-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        for plugin in plugins {
-            try FileManager.default.copyItem(atPath: BuiltProducts.path(plugin), toPath: (path as NSString).appendingPathComponent(plugin))
-        }
-        return path
-    }
-}
-
-/// Compiles a small C shared library with `cc`, against the plugin ABI header.
-enum CCompiler {
-    static func sharedLibrary(_ source: String, at output: String) throws {
-        let sourcePath = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-\(UUID().uuidString).c")
-        try source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(atPath: sourcePath) }
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["cc", "-std=c11", "-shared", "-fPIC", "-I", Repository.path("SDK/CStradaPlugin/include"), sourcePath, "-o", output]
-        try compiler.run()
-        compiler.waitUntilExit()
-        guard compiler.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: output]) }
     }
 }
