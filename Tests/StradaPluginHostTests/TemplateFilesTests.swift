@@ -1,12 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import StradaPluginHost
 
 /// The `plugin new` templates are real files under SDK/templates, compiled in: what is compiled in is what is
 /// on disk, and the generator leaves no trace of the sample name or of the templates' own relative paths.
 struct TemplateFilesTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let root = Repository.root
 
     @Test func everyCompiledInTemplateIsTheFileOnDisk() throws {
         let templates = EmbeddedFiles.all.filter { $0.path.hasPrefix(PluginTemplates.root + "/") }
@@ -35,8 +35,9 @@ struct TemplateFilesTests {
 }
 
 /// `strada_json.h`, the SDK's optional JSON helpers for C plugins: clean as C11 and C++17, and right.
+@Suite(.temporaryDirectories)
 struct StradaJSONHeaderTests {
-    static let include = TemplateFilesTests.root.appendingPathComponent("SDK/CStradaPlugin/include").path
+    static let include = CCompiler.includeDirectory
 
     static let program = #"""
         #include "strada_json.h"
@@ -72,9 +73,7 @@ struct StradaJSONHeaderTests {
 
     @Test(arguments: [("cc", ["-std=c11", "-x", "c"]), ("c++", ["-std=c++17", "-x", "c++"])])
     func compilesCleanAndReadsAndWritesJSON(compiler: String, flags: [String]) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("strada-json-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let directory = URL(fileURLWithPath: try TemporaryDirectory.make("strada-json"))
         let source = directory.appendingPathComponent("check.c").path
         let binary = directory.appendingPathComponent("check").path
         try Self.program.write(toFile: source, atomically: true, encoding: .utf8)
@@ -85,15 +84,7 @@ struct StradaJSONHeaderTests {
     }
 
     static func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let result = try ProcessRunner.runBlocking(tool, arguments, streams: .merged)
+        return (result.status, result.stdout)
     }
 }
