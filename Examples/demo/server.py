@@ -15,6 +15,16 @@ Python 3 standard library only. Routes:
     GET  /form/sent?id=N      the result page (pages/form-sent.html with the message filled in)
     GET  /style.css, /demo.js, /components/*.js    the app's assets
     GET  /SDK/web/strada.js   the web library, straight from the repository
+
+    GET  /posts               the posts: a Turbo app of screens (index → new → show), see pages/posts*.html
+    GET  /posts/new           a new post (the form component's Save button)
+    POST /posts               stores the post, answers 303 See Other → /posts/N
+    GET  /posts/N             the post (no components)
+    POST /posts/N/done|stay|refresh   303 → /recede_… | /resume_… | /refresh_historical_location
+    GET  /recede_historical_location, /resume_historical_location, /refresh_historical_location
+                              turbo-rails' historical-location routes (native apps pop / stay / refresh)
+    GET  /turbo.js            the real Turbo, with --turbo FILE (e.g. `--turbo "$(scripts/fetch-turbo)"`):
+                              every page then loads it, and Turbo Drive turns its links and forms into visits
 """
 import argparse
 import html
@@ -32,9 +42,17 @@ COMPONENTS = ["form", "menu", "overflow-menu", "button", "alert", "toast", "page
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
                  ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png"}
 
-# Messages posted through the form page, kept in memory for the result page.
+# Messages posted through the form page, kept in memory for the result page; posts likewise.
 messages = []
+posts = []
 messages_lock = threading.Lock()
+# The real Turbo's file (--turbo), or None: then pages load no Turbo and every visit is a full page load.
+TURBO_FILE = None
+HISTORICAL = {
+    "/recede_historical_location": "Going back…",
+    "/resume_historical_location": "Staying put…",
+    "/refresh_historical_location": "Refreshing…",
+}
 
 
 class DemoHandler(http.server.BaseHTTPRequestHandler):
@@ -57,6 +75,16 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
             return self.send_file(os.path.join(PAGES, name + ".html"), send_body)
         if path == "/form/sent":
             return self.send_result(urllib.parse.parse_qs(url.query), send_body)
+        if path == "/posts":
+            return self.send_page("posts.html", {"posts": self.post_list()}, send_body)
+        if path == "/posts/new":
+            return self.send_page("posts-new.html", {}, send_body)
+        if path.startswith("/posts/"):
+            return self.send_post(path[len("/posts/"):], send_body)
+        if path in HISTORICAL:
+            return self.send_page("historical.html", {"text": HISTORICAL[path]}, send_body)
+        if path == "/turbo.js" and TURBO_FILE:
+            return self.send_file(TURBO_FILE, send_body)
         if path == "/SDK/web/strada.js":
             return self.send_file(os.path.join(REPOSITORY, "SDK", "web", "strada.js"), send_body)
         if path in ("/style.css", "/demo.js"):
@@ -67,6 +95,15 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         url = urllib.parse.urlsplit(self.path)
+        if url.path == "/posts":
+            return self.create_post()
+        route = {"done": "/recede_historical_location", "stay": "/resume_historical_location",
+                 "refresh": "/refresh_historical_location"}
+        parts = url.path.strip("/").split("/")
+        if len(parts) == 3 and parts[0] == "posts" and parts[2] in route:
+            length = int(self.headers.get("Content-Length") or 0)
+            self.rfile.read(length)
+            return self.redirect(route[parts[2]])
         if url.path != "/form":
             return self.send_text(404, "Not found: " + url.path, True)
         length = int(self.headers.get("Content-Length") or 0)
@@ -84,7 +121,57 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
         self.send_header("Content-Length", "0")
         self.end_headers()
 
+    def create_post(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        fields = urllib.parse.parse_qs(self.rfile.read(length).decode("utf-8", "replace"))
+        title = (fields.get("title") or [""])[0].strip()
+        if not title:
+            return self.send_text(422, "A post needs a title.", True)
+        with messages_lock:
+            posts.append({"title": title, "body": (fields.get("body") or [""])[0].strip()})
+            number = len(posts)
+        self.redirect("/posts/%d" % number)
+
+    def redirect(self, location):
+        self.send_response(303)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     # MARK: Responses
+
+    def post_list(self):
+        with messages_lock:
+            items = list(enumerate(posts, start=1))
+        if not items:
+            return '<li class="empty">No posts yet</li>'
+        return "".join('<li><a href="/posts/%d">%s</a></li>' % (number, html.escape(post["title"]))
+                       for number, post in items)
+
+    def send_post(self, rest, send_body):
+        number, _, action = rest.partition("/")
+        with messages_lock:
+            post = posts[int(number) - 1] if number.isdigit() and 0 < int(number) <= len(posts) else None
+        if post is None:
+            return self.send_text(404, "No such post.", send_body)
+        if action:
+            return self.send_text(404, "Not found: " + self.path, send_body)
+        values = {"number": number, "title": html.escape(post["title"]), "body": html.escape(post["body"])}
+        self.send_page("posts-show.html", values, send_body, escape=False)
+
+    def send_page(self, name, values, send_body, escape=False):
+        """A page from pages/, with {{key}} replaced by `values` (already HTML) and Turbo per --turbo."""
+        with open(os.path.join(PAGES, name), encoding="utf-8") as file:
+            page = file.read()
+        for key, value in values.items():
+            page = page.replace("{{" + key + "}}", html.escape(value, quote=True) if escape else value)
+        self.send_bytes(200, self.with_turbo(page.encode("utf-8")), CONTENT_TYPES[".html"], send_body)
+
+    @staticmethod
+    def with_turbo(page):
+        """Pages mark where Turbo goes with <!--turbo-->; it is loaded only when the server has --turbo."""
+        script = b'<script src="/turbo.js"></script>' if TURBO_FILE else b""
+        return page.replace(b"<!--turbo-->", script)
 
     def send_result(self, query, send_body):
         try:
@@ -99,7 +186,7 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
             page = file.read()
         for key, value in (("name", entry["name"]), ("message", entry["message"]), ("number", str(number))):
             page = page.replace("{{" + key + "}}", html.escape(value, quote=True))
-        self.send_bytes(200, page.encode("utf-8"), CONTENT_TYPES[".html"], send_body)
+        self.send_bytes(200, self.with_turbo(page.encode("utf-8")), CONTENT_TYPES[".html"], send_body)
 
     def send_file(self, path, send_body):
         if path is None or not os.path.isfile(path):
@@ -107,6 +194,8 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
         with open(path, "rb") as file:
             data = file.read()
         content_type = CONTENT_TYPES.get(os.path.splitext(path)[1], "application/octet-stream")
+        if path.endswith(".html"):
+            data = self.with_turbo(data)
         self.send_bytes(200, data, content_type, send_body)
 
     def send_text(self, status, text, send_body):
@@ -135,7 +224,14 @@ def main():
     parser = argparse.ArgumentParser(description="Serves the Strada for Linux demo app.")
     parser.add_argument("--port", type=int, default=8000, help="the port to listen on (0: any free port)")
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    parser.add_argument("--turbo", metavar="FILE", help="the real Turbo to serve and load in every page "
+                        "(scripts/fetch-turbo prints its path); without it every visit is a full page load")
     arguments = parser.parse_args()
+    global TURBO_FILE
+    if arguments.turbo:
+        if not os.path.isfile(arguments.turbo):
+            parser.error("--turbo %s: no such file; run scripts/fetch-turbo and pass the path it prints" % arguments.turbo)
+        TURBO_FILE = arguments.turbo
     # A launcher may hand us its blocked signal mask (a thread pool's worker, say): make sure SIGTERM and
     # SIGINT stop the server, as the scripts and tests that start it expect.
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})

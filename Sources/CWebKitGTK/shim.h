@@ -33,4 +33,37 @@ static inline AdwMessageDialog *strada_adw_message_dialog(GtkWidget *widget) { r
 static inline void strada_set_placeholder_text(GtkWidget *widget, const char *text) {
     g_object_set(G_OBJECT(widget), "placeholder-text", text, NULL);
 }
+
+/* Back, the GNOME way: Alt+Left and the mouse's back button (button 8), caught in the capture phase so the
+   web view does not navigate on its own; `callback(data)` decides what Back means. */
+typedef void (*strada_back_callback)(void *data);
+typedef struct { strada_back_callback callback; void *data; } strada_back_trigger;
+static gboolean strada_back_shortcut(GtkWidget *widget, GVariant *args, gpointer data) {
+    (void)widget; (void)args;
+    strada_back_trigger *trigger = data;
+    trigger->callback(trigger->data);
+    return TRUE;
+}
+static void strada_back_pressed(GtkGestureClick *gesture, int presses, double x, double y, gpointer data) {
+    (void)presses; (void)x; (void)y;
+    gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+    strada_back_trigger *trigger = data;
+    trigger->callback(trigger->data);
+}
+static inline void strada_install_back_triggers(GtkWidget *window, strada_back_callback callback, void *data) {
+    strada_back_trigger *trigger = g_new0(strada_back_trigger, 1);  /* lives as long as the window */
+    trigger->callback = callback;
+    trigger->data = data;
+    GtkEventController *shortcuts = gtk_shortcut_controller_new();
+    gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE);
+    gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(shortcuts),
+        gtk_shortcut_new(gtk_shortcut_trigger_parse_string("<Alt>Left"),
+                         gtk_callback_action_new(strada_back_shortcut, trigger, NULL)));
+    gtk_widget_add_controller(window, shortcuts);
+    GtkGesture *click = gtk_gesture_click_new();
+    gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(click), 8);
+    gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(click), GTK_PHASE_CAPTURE);
+    g_signal_connect(click, "pressed", G_CALLBACK(strada_back_pressed), trigger);
+    gtk_widget_add_controller(window, GTK_EVENT_CONTROLLER(click));
+}
 #endif

@@ -23,4 +23,9 @@ package enum AdapterScript {
     /// The adapter: runs in the page's world and sends each message as JSON text to the relay
     /// (``relaySource``) through a DOM event on `document`.
     package static let source = EmbeddedFiles.text("SDK/web/adapter.js")
+
+    /// The Turbo adapter: registers with the page's Turbo (when it has one) so every visit is proposed to
+    /// the navigator, and runs the visits the navigator starts (`window.__stradaTurbo`). Page world, through
+    /// the same relay; its messages are objects with a `"turbo"` key.
+    package static let turboSource = EmbeddedFiles.text("SDK/web/turbo-adapter.js")
 }

@@ -2,15 +2,21 @@ import CWebKitGTK
 public import Logging
 public import StradaCore
 
-/// What happens to the page, reported to the host (automation channel, tests).
+/// What happens to the page, reported to the host (the navigator, the automation channel, tests).
 public enum PageEvent: Sendable {
-    /// A new document was committed: a new destination now owns the web view. `bridged` is false for a
-    /// page whose origin is not allowed (it has no bridge at all).
+    /// A new document was committed (a full load, a reload, or a back/forward load). `bridged` is false for
+    /// a page whose origin is not allowed (it has no bridge at all).
     case committed(url: String, bridged: Bool)
     /// The document finished loading.
     case finished(url: String, title: String)
     /// The document's title changed.
     case titleChanged(String)
+    /// The URL shown changed within the document (pushState, a history traversal, a fragment).
+    case locationChanged(String)
+    /// A message from the page's Turbo adapter (`SDK/web/turbo-adapter.js`): an object with a `"turbo"` key.
+    case turbo(JSON)
+    /// The user asked to go back: the header bar's Back button, Alt+Left or the mouse's back button.
+    case backRequested
     /// The page called `window.close()`.
     case closeRequestedByPage
     /// The user closed the window.
@@ -19,36 +25,28 @@ public enum PageEvent: Sendable {
     case webProcessTerminated(reason: String)
 }
 
-/// One page load: the destination that owns the web view from commit until the next commit.
+/// One entry of the web view's history (a full load or a pushState), compared by identity.
 @MainActor
-final class Page: BridgeDestination {
-    private(set) var delegate: BridgeDelegate!
-    private let controls: PageControls
-    func nativeControls(for componentName: String) -> ComponentControls? {
-        ComponentControls(base: controls, idPrefix: componentName + ".")
+public final class HistoryItem: Equatable {
+    nonisolated(unsafe) fileprivate let item: OpaquePointer  // an immutable address, compared only
+
+    fileprivate init(_ item: OpaquePointer) {
+        self.item = item
+        g_object_ref(UnsafeMutableRawPointer(item))
     }
 
-    init(url: String, components: [ComponentRegistration], windowControls: WindowControls, logger: Logger) {
-        controls = PageControls(window: windowControls)
-        delegate = BridgeDelegate(location: url, destination: self, components: components, logger: logger)
-    }
+    deinit { g_object_unref(UnsafeMutableRawPointer(item)) }
 
-    /// Leaves the web view: lifecycle, deactivation, controls removed, components destroyed.
-    func close() {
-        delegate.onViewWillDisappear()
-        delegate.onViewDidDisappear()
-        delegate.webViewDidBecomeDeactivated()
-        controls.removeAll()
-        delegate.destroyComponents()
-    }
+    /// The entry's URL.
+    public var url: String { webkit_back_forward_list_item_get_uri(item).map { String(cString: $0) } ?? "" }
+
+    nonisolated public static func == (lhs: HistoryItem, rhs: HistoryItem) -> Bool { lhs.item == rhs.item }
 }
 
-/// The host window: a `GtkWindow` with a `GtkHeaderBar` and one WebKit web view, the bridge of that web
-/// view, and the page lifecycle mapped onto destinations:
-/// - load committed (a new document) → the previous page gets will/did-disappear, loses the web view, its
-///   controls are removed and its components destroyed; a new page (destination) with its own component
-///   instances gets the web view, then did-load, will-appear, did-appear.
-/// - same-document navigations (pushState, fragments, Turbo Drive visits) keep the page and its components.
+/// The host window: a `GtkWindow` with an `AdwHeaderBar` (a Back button at its start, the shown screen's
+/// controls) and one WebKit web view with its bridge. What is a screen, and which screen is shown, is the
+/// navigator's business (StradaHost); the window reports what the page does and carries out what the
+/// navigator asks: load, go back, call into the page's Turbo adapter, show a screen's controls.
 @MainActor
 public final class BrowserWindow {
     public let controls: WindowControls
@@ -58,17 +56,20 @@ public final class BrowserWindow {
 
     private let window: UnsafeMutablePointer<GtkWidget>
     private let webView: WebView
-    private var components: [ComponentRegistration]
-    private var page: Page?
+    private let backButton: UnsafeMutablePointer<GtkWidget>
+    private var componentNames: [String]
     private let logger: Logger
     private let userAgentPrefix: String?
     private let originPolicy: OriginPolicy
 
-    /// Creates the window (not shown yet) for `components`, with the app's optional user-agent prefix.
-    /// - Parameter originPolicy: which pages get the bridge (adapter script and routing).
-    public init(title: String, components: [ComponentRegistration], originPolicy: OriginPolicy, userAgentPrefix: String? = nil, logger: Logger) {
+    /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
+    /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
+    public init(
+        title: String, componentNames: [String], originPolicy: OriginPolicy, userAgentPrefix: String? = nil,
+        logger: Logger
+    ) {
         self.originPolicy = originPolicy
-        self.components = components
+        self.componentNames = componentNames
         self.logger = logger
         self.userAgentPrefix = userAgentPrefix
         window = gtk_window_new()
@@ -76,14 +77,33 @@ public final class BrowserWindow {
         gtk_window_set_title(gtkWindow, title)
         gtk_window_set_default_size(gtkWindow, 960, 640)
 
-        let names = ComponentRegistration.uniqueNames(components)
-        webView = WebView(userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: names))
+        webView = WebView(userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames))
         bridge = Bridge(webView: webView, logger: logger)
         controls = WindowControls(window: window, webView: webView.widget, title: title)
         controls.attachAnchorView(webView)
         webView.installUserScripts(allowList: originPolicy.userScriptPatterns)
 
-        webView.onMessage = { [bridge] text in bridge.receive(json: text) }
+        // Back, as GNOME apps have it: a button at the start of the header bar, Alt+Left, the mouse's back button.
+        backButton = gtk_button_new_from_icon_name("go-previous-symbolic")
+        gtk_widget_set_tooltip_text(backButton, "Back")
+        gtk_widget_set_visible(backButton, 0)
+        adw_header_bar_pack_start(strada_adw_header_bar(controls.headerBar), backButton)
+        onSignal(UnsafeMutableRawPointer(backButton), "clicked") { [weak self] in self?.onPageEvent?(.backRequested) }
+        strada_install_back_triggers(window, { data in
+            guard let data else { return }
+            let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { window.onPageEvent?(.backRequested) }
+        }, Unmanaged.passUnretained(self).toOpaque())
+
+        webView.onMessage = { [weak self] text in
+            guard let self else { return }
+            if text.hasPrefix(#"{"turbo":"#) {
+                guard let message = try? JSON(parsing: text) else { return }
+                self.onPageEvent?(.turbo(message))
+            } else {
+                self.bridge.receive(json: text)
+            }
+        }
         let viewPointer = UnsafeMutableRawPointer(webView.view)
         onEnumSignal(viewPointer, "load-changed") { [weak self] event in self?.loadChanged(WebKitLoadEvent(event)) }
         onPointerSignal(viewPointer, "notify::title") { [weak self] _ in
@@ -91,6 +111,10 @@ public final class BrowserWindow {
             let pageTitle = self.webView.title
             self.controls.pageTitle = pageTitle
             self.onPageEvent?(.titleChanged(pageTitle))
+        }
+        onPointerSignal(viewPointer, "notify::uri") { [weak self] _ in
+            guard let self, let url = self.webView.currentURL else { return }
+            self.onPageEvent?(.locationChanged(url))
         }
         onSignal(viewPointer, "close") { [weak self] in self?.onPageEvent?(.closeRequestedByPage) }
         onEnumSignal(viewPointer, "web-process-terminated") { [weak self] reason in
@@ -104,6 +128,60 @@ public final class BrowserWindow {
         }
     }
 
+    /// Controls for a new screen (shown once the navigator shows the screen).
+    public func makeScreenControls() -> ScreenControls {
+        ScreenControls(window: controls)
+    }
+
+    /// Shows or hides the header bar's Back button (the navigator shows it when there is a screen to go back to).
+    public func setBackButtonVisible(_ visible: Bool) {
+        gtk_widget_set_visible(backButton, visible ? 1 : 0)
+    }
+
+    // MARK: History
+
+    /// The history entry shown now.
+    public var currentHistoryItem: HistoryItem? {
+        let list = webkit_web_view_get_back_forward_list(webView.view)
+        return webkit_back_forward_list_get_current_item(list).map(HistoryItem.init)
+    }
+
+    /// Whether `item` is still in the web view's history (a replace drops the entry it replaced).
+    public func historyContains(_ item: HistoryItem) -> Bool {
+        let list = webkit_web_view_get_back_forward_list(webView.view)
+        if webkit_back_forward_list_get_current_item(list) == item.item { return true }
+        for entries in [webkit_back_forward_list_get_back_list(list), webkit_back_forward_list_get_forward_list(list)] {
+            var found = false
+            var cursor = entries
+            while let node = cursor {
+                if OpaquePointer(node.pointee.data) == item.item { found = true }
+                cursor = node.pointee.next
+            }
+            g_list_free(entries)
+            if found { return true }
+        }
+        return false
+    }
+
+    /// Goes to `item` in the web view's history (Back to a given screen), or one step back when `nil`.
+    public func goBack(to item: HistoryItem?) {
+        if let item {
+            webkit_web_view_go_to_back_forward_list_item(webView.view, item.item)
+        } else {
+            webkit_web_view_go_back(webView.view)
+        }
+    }
+
+    /// Opens `url` in the user's browser (reported, not launched, under automation).
+    public func openInBrowser(_ url: String) { controls.openInBrowser(url) }
+
+    /// Evaluates `javaScript` in the page (the navigator's calls into the Turbo adapter); failures are logged.
+    public func evaluate(_ javaScript: String) {
+        webView.evaluate(javaScript: javaScript) { [logger] error in
+            if let error { logger.warning("evaluating a navigator call failed: \(error)") }
+        }
+    }
+
     /// Benchmarks only: installs the bare engine echo channel and records arrival times on both channels;
     /// `report` gets the round-trip statistics when the page posts `{"benchmark":"done"}` to the echo channel.
     public func installEchoBenchmark(report: @escaping @MainActor (JSON) -> Void) {
@@ -111,26 +189,17 @@ public final class BrowserWindow {
         webView.installEchoChannel { channel, time, text in benchmark.record(channel: channel, time: time, text: text) }
     }
 
-    /// Serves `components` from now on. If the set of names changed, the user agent's
-    /// `bridge-components` list is updated and the page reloaded (web components not announced at load
-    /// time would never load otherwise); if not, the current page keeps its instances.
-    /// Returns `true` when the page was reloaded.
+    /// Announces `names` from now on. If the set changed, the user agent's `bridge-components` list is
+    /// updated and the page reloaded (web components not announced at load time would never load
+    /// otherwise). Returns `true` when the page was reloaded.
     @discardableResult
-    public func setComponents(_ components: [ComponentRegistration]) -> Bool {
-        let before = ComponentRegistration.uniqueNames(self.components)
-        self.components = components
-        let after = ComponentRegistration.uniqueNames(components)
-        guard Set(before) != Set(after) else { return false }
-        webView.setUserAgentSuffix(UserAgent.suffix(prefix: userAgentPrefix, componentNames: after))
+    public func setComponentNames(_ names: [String]) -> Bool {
+        let before = componentNames
+        componentNames = names
+        guard Set(before) != Set(names) else { return false }
+        webView.setUserAgentSuffix(UserAgent.suffix(prefix: userAgentPrefix, componentNames: names))
         webView.reload()
         return true
-    }
-
-    /// Hot reload: replaces the current page's instances of `names` with new ones (see
-    /// `BridgeDelegate.reloadComponent(named:)`). Returns the names that had an instance.
-    public func reloadComponents(named names: [String]) -> [String] {
-        guard let page else { return [] }
-        return names.filter { page.delegate.reloadComponent(named: $0) }
     }
 
     /// The user agent the engine sends now.
@@ -163,12 +232,6 @@ public final class BrowserWindow {
         (UnsafeMutableRawPointer(window), UnsafeMutableRawPointer(controls.headerBar), UnsafeMutableRawPointer(webView.view))
     }
 
-    /// The host is stopping: the page disappears, loses the web view, its controls and components go.
-    public func tearDown() {
-        page?.close()
-        page = nil
-    }
-
     public func present() { gtk_window_present(strada_gtk_window(window)) }
     public func load(url: String) { webView.load(url: url) }
     public func reload() { webView.reload() }
@@ -178,21 +241,11 @@ public final class BrowserWindow {
         case WEBKIT_LOAD_COMMITTED:
             webView.syncURL()
             let url = webView.currentURL ?? ""
-            page?.close()
-            page = nil
-            bridge.delegate = nil
-            guard originPolicy.allows(url) else {
+            let bridged = originPolicy.allows(url)
+            if !bridged {
                 logger.warning("\(url) is not from an allowed origin: this page gets no bridge (allow it with --allow-origin)")
-                onPageEvent?(.committed(url: url, bridged: false))
-                return
             }
-            let newPage = Page(url: url, components: components, windowControls: controls, logger: logger)
-            page = newPage
-            newPage.delegate.webViewDidBecomeActive(bridge)
-            newPage.delegate.onViewDidLoad()
-            newPage.delegate.onViewWillAppear()
-            newPage.delegate.onViewDidAppear()
-            onPageEvent?(.committed(url: url, bridged: true))
+            onPageEvent?(.committed(url: url, bridged: bridged))
         case WEBKIT_LOAD_FINISHED:
             onPageEvent?(.finished(url: webView.currentURL ?? "", title: webView.title))
         default:

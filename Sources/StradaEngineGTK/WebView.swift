@@ -75,6 +75,11 @@ final class WebView: BridgeWebView, AnchorView {
                 WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, patterns, nil)
             webkit_user_content_manager_add_script(contentManager, adapter)
             webkit_user_script_unref(adapter)
+            let turbo = webkit_user_script_new(
+                AdapterScript.turboSource, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, patterns, nil)
+            webkit_user_content_manager_add_script(contentManager, turbo)
+            webkit_user_script_unref(turbo)
         }
     }
 

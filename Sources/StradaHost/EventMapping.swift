@@ -17,8 +17,8 @@ extension AutomationEvent {
         }
     }
 
-    /// The event for something that happened to the page.
-    init(_ event: PageEvent) {
+    /// The event for something that happened to the page; `nil` for what the navigator reports itself.
+    init?(_ event: PageEvent) {
         switch event {
         case .committed(let url, let bridged): self = .pageCommitted(url: url, bridged: bridged)
         case .finished(let url, let title): self = .pageFinished(url: url, title: title)
@@ -26,6 +26,7 @@ extension AutomationEvent {
         case .closeRequestedByPage: self = .pageClosed
         case .windowClosed: self = .windowClosed
         case .webProcessTerminated(let reason): self = .pageCrashed(reason: reason)
+        case .locationChanged, .turbo, .backRequested: return nil
         }
     }
 }

@@ -13,6 +13,7 @@ public final class HostSession {
     private let configuration: HostConfiguration
     private let loop = MainLoop()
     private let window: BrowserWindow
+    private let navigator: Navigator
     private let automation: AutomationChannel?
     private let output: HostOutput
     private let logger: Logger
@@ -48,9 +49,13 @@ public final class HostSession {
         for error in report.errors {
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
         }
+        let names = ComponentRegistration.uniqueNames(registrations)
         window = BrowserWindow(
-            title: configuration.title, components: registrations, originPolicy: configuration.originPolicy,
+            title: configuration.title, componentNames: names, originPolicy: configuration.originPolicy,
             userAgentPrefix: configuration.userAgentPrefix, logger: logger)
+        navigator = Navigator(
+            window: window, registrations: registrations, originPolicy: configuration.originPolicy, logger: logger)
+        navigator.report = { event in channel?.emit(event) }
         let handles = window.gtkHandles
         PluginHostExtensions.offerGTKHandles(
             window: handles.window, headerBar: handles.headerBar, webView: handles.webView)
@@ -69,22 +74,28 @@ public final class HostSession {
                 "components": .array(plugin.componentNames.map(JSON.string)), "isolated": true,
             ]
         }
-        let names = ComponentRegistration.uniqueNames(registrations)
         let where_ = configuration.isolate ? " in worker processes" : ""
         logger.info("loaded \(plugins.count) plugin(s)\(where_): components [\(names.joined(separator: " "))]")
         channel?.emit(.hostReady(userAgent: window.userAgent, components: names, plugins: plugins))
 
         let trace = configuration.trace
-        window.bridge.observer = { traffic in
+        window.bridge.observer = { [navigator] traffic in
+            // A fresh document: the navigator renews stale components before the bridge answers "ready".
+            if case .ready = traffic { navigator.bridgeReady() }
             if trace { output.trace(Trace.line(for: traffic)) }
             guard let channel, channel.wants(AutomationEvent.name(of: traffic)) else { return }
             channel.emit(AutomationEvent(traffic))
         }
         window.controls.observer = { change in channel?.emit(AutomationEvent(change)) }
         if channel != nil { window.controls.launchesBrowser = false }
-        window.onPageEvent = { [weak self] event in
-            channel?.emit(AutomationEvent(event))
+        window.onPageEvent = { [weak self, navigator] event in
+            if let automation = AutomationEvent(event) { channel?.emit(automation) }
             switch event {
+            case .committed(let url, _): navigator.pageCommitted(url: url)
+            case .locationChanged: navigator.locationChanged()
+            case .titleChanged(let title): navigator.titleChanged(title)
+            case .turbo(let message): navigator.turbo(message)
+            case .backRequested: _ = navigator.back()
             case .closeRequestedByPage: self?.quit(0, "the page called window.close()")
             case .windowClosed: self?.quit(0, "the window was closed")
             case .webProcessTerminated: self?.webProcessDied()
@@ -155,7 +166,7 @@ public final class HostSession {
             automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
         case .reloaded(let generation, let previous, let milliseconds, let residentDelta):
             let names = previous.plugin.componentNames.filter { registry.owner(of: $0)?.sourcePath == path }
-            let reloaded = window.reloadComponents(named: names)
+            let reloaded = navigator.reloadComponents(named: names, registrations: registry.registrations)
             let sign = residentDelta >= 0 ? "+" : ""
             logger.info(
                 """
@@ -167,7 +178,7 @@ public final class HostSession {
                 components: generation.plugin.componentNames, reinstantiated: reloaded,
                 milliseconds: milliseconds, residentKilobytesDelta: residentDelta))
         }
-        if window.setComponents(registry.registrations) {
+        if window.setComponentNames(registry.componentNames) {
             let names = registry.componentNames
             logger.info("the set of components changed to [\(names.joined(separator: " "))]: user agent updated, page reloaded")
             automation?.emit(.hostComponents(components: names, userAgent: window.userAgent))
@@ -187,7 +198,7 @@ public final class HostSession {
     }
 
     private func quit(_ code: Int32, _ reason: String) {
-        window.tearDown()
+        navigator.tearDown()
         registry.shutdownAll()
         for plugin in isolated { plugin.shutdown() }
         logger.info("exiting (\(code)): \(reason)")
@@ -216,11 +227,15 @@ public final class HostSession {
         case .navigate(let url):
             window.load(url: url)
             automation?.emit(.commandOK(command: name, details: ["url": .string(url)]))
-        case .visit(let url, _):
-            window.load(url: url)
-            automation?.emit(.commandOK(command: name, details: ["url": .string(url)]))
+        case .visit(let url, let action):
+            navigator.visit(url, action: action)
+            automation?.emit(.commandOK(command: name, details: ["url": .string(url), "action": .string(action)]))
         case .back:
-            automation?.emit(.commandError(command: name, error: "there is no screen to go back to"))
+            if navigator.back() {
+                automation?.emit(.commandOK(command: name, details: ["depth": .number(Double(navigator.stack.count))]))
+            } else {
+                automation?.emit(.commandError(command: name, error: "there is no screen to go back to"))
+            }
         case .listControls:
             automation?.emit(.controls(window.controls.snapshots.map(\.json)))
         case .screenshot(let path):

@@ -1,0 +1,326 @@
+import Foundation
+import Logging
+import StradaAutomation
+import StradaCore
+import StradaEngineGTK
+
+/// The main stack of screens, as Hotwire Native's navigator keeps it: every visit is a screen, the top
+/// screen is the bridge destination, and Back brings the previous screen back with its controls.
+///
+/// Visits come from two places. With Turbo in the page, its adapter (`SDK/web/turbo-adapter.js`) proposes
+/// each visit; the navigator decides (push, replace, pop, or a historical-location route), changes the
+/// stack, and tells the adapter to run the visit. Without Turbo, every full page load is a visit: a new
+/// history entry pushes, a replaced entry replaces, and a history traversal to an entry a screen holds
+/// pops back to that screen. Back always goes through the web view's history (a Turbo restoration visit,
+/// or a back/forward load that WebKit may restore from its back/forward cache), so the page, its history
+/// and the stack never disagree.
+@MainActor
+final class Navigator {
+    private(set) var stack: [Screen] = []
+    var top: Screen? { stack.last }
+    /// Sees every stack change and visit, as automation events.
+    var report: (@MainActor (AutomationEvent) -> Void)?
+
+    private let window: BrowserWindow
+    private let originPolicy: OriginPolicy
+    private let logger: Logger
+    private var registrations: [ComponentRegistration]
+    private var nextNumber = 1
+    private var documents = 0
+    /// The next commit is the top screen loading again (a failed or invalidated Turbo visit turned into a
+    /// full load), not a new visit.
+    private var adoptNextCommit = false
+    /// After popping back to a screen for a visit to its URL, refresh it once its restore visit completes.
+    private var refreshAfterRestore: String?
+
+    init(window: BrowserWindow, registrations: [ComponentRegistration], originPolicy: OriginPolicy, logger: Logger) {
+        self.window = window
+        self.registrations = registrations
+        self.originPolicy = originPolicy
+        self.logger = logger
+    }
+
+    // MARK: Stack changes
+
+    private func makeScreen(url: String) -> Screen {
+        defer { nextNumber += 1 }
+        return Screen(
+            number: nextNumber, url: url, registrations: registrations, controls: window.makeScreenControls(),
+            logger: logger)
+    }
+
+    private func push(_ screen: Screen, action: String) {
+        top?.disappear()
+        stack.append(screen)
+        screen.appear(bridge: window.bridge)
+        changed(.screenPushed, screen, action)
+    }
+
+    private func replaceTop(with screen: Screen, action: String) {
+        if let old = stack.popLast() {
+            old.disappear()
+            old.destroy()
+        }
+        stack.append(screen)
+        screen.appear(bridge: window.bridge)
+        changed(.screenReplaced, screen, action)
+    }
+
+    /// Pops every screen above `index`; the screen at `index` comes back as it was.
+    private func pop(to index: Int, action: String) {
+        guard index < stack.count - 1 else { return }
+        let revealed = stack[index]
+        while stack.count > index + 1 {
+            let screen = stack.removeLast()
+            if screen.controls.isShown { screen.disappear() }
+            screen.destroy()
+            logger.debug("screen \(screen.number) (\(screen.url)) popped")
+        }
+        revealed.appear(bridge: window.bridge)
+        changed(.screenPopped, revealed, action)
+    }
+
+    private func changed(_ kind: AutomationEvent.Name, _ screen: Screen, _ action: String) {
+        window.setBackButtonVisible(stack.count > 1)
+        let report = ScreenReport(url: screen.url, title: screen.title, depth: stack.count, action: action)
+        switch kind {
+        case .screenPushed: self.report?(.screenPushed(report))
+        case .screenReplaced: self.report?(.screenReplaced(report))
+        default: self.report?(.screenPopped(report))
+        }
+    }
+
+    /// The screen whose history entry is shown now, if it is below the top: a history traversal (Back, or
+    /// the page's own `history.back()`) landed on it.
+    private func syncToHistory(action: String) {
+        guard stack.count > 1, let item = window.currentHistoryItem,
+            let index = stack.dropLast().lastIndex(where: { $0.historyItem == item })
+        else { return }
+        pop(to: index, action: action)
+    }
+
+    // MARK: Full page loads
+
+    /// A document was committed: a new visit, a reload, or a back/forward load.
+    func pageCommitted(url: String) {
+        let item = window.currentHistoryItem
+        guard let top else {
+            let root = makeScreen(url: url)
+            root.historyItem = item
+            push(root, action: "load")
+            return
+        }
+        if adoptNextCommit || top.historyItem == nil {
+            // The top screen's own visit became a full load (or its Turbo visit never reached history).
+            adoptNextCommit = false
+            top.historyItem = item
+            top.url = url
+            top.hasTurbo = false
+            return
+        }
+        if let item, let index = stack.lastIndex(where: { $0.historyItem == item }) {
+            if index == stack.count - 1 {
+                top.url = url  // a reload: the document is new; "ready" renews the components
+                top.hasTurbo = false
+            } else {
+                pop(to: index, action: "back")
+                stack[index].hasTurbo = false
+                // Restored from the back/forward cache: the page's components never reconnect on their
+                // own, so ask them to (hotwire-native-bridge listens for "native:restore").
+                window.evaluate("window.__stradaTurbo && window.__stradaTurbo.restored()")
+            }
+            return
+        }
+        let screen = makeScreen(url: url)
+        screen.historyItem = item
+        if let topItem = top.historyItem, !window.historyContains(topItem) {
+            replaceTop(with: screen, action: "replace")
+        } else {
+            push(screen, action: "advance")
+        }
+    }
+
+    /// The page's bridge adapter said "ready": a document with its scripts freshly run. If the top screen's
+    /// components talked to another document, they are replaced by new ones first, so a reply can never
+    /// reach a document other than the one that sent the message.
+    func bridgeReady() {
+        documents += 1
+        guard let top else { return }
+        if let document = top.document, document != documents {
+            logger.debug("screen \(top.number) (\(top.url)) has a new document: new component instances")
+            top.resetComponents(bridge: window.bridge)
+        }
+        top.document = documents
+    }
+
+    /// The URL changed within the document: a history traversal may have landed on a screen below.
+    func locationChanged() {
+        syncToHistory(action: "back")
+    }
+
+    func titleChanged(_ title: String) {
+        top?.title = title
+    }
+
+    // MARK: Turbo
+
+    /// A message from the page's Turbo adapter.
+    func turbo(_ message: JSON) {
+        func string(_ key: String) -> String? { message[key]?.stringValue }
+        switch string("turbo") {
+        case "ready":
+            guard let top else { return }
+            top.hasTurbo = true
+            top.restorationIdentifier = string("restorationIdentifier")
+            if top.historyItem == nil { top.historyItem = window.currentHistoryItem }
+        case "visitProposed":
+            guard case .number(let number)? = message["proposal"], let location = string("location") else { return }
+            proposed(Int(number), location: location, action: string("action") ?? "advance")
+        case "visitStarted":
+            if string("action") == "restore" {
+                syncToHistory(action: "restore")
+                if let id = string("restorationIdentifier"), stack.count > 1,
+                    let index = stack.dropLast().lastIndex(where: { $0.restorationIdentifier == id })
+                {
+                    pop(to: index, action: "restore")
+                }
+            }
+        case "visitCompleted":
+            guard let top else { return }
+            if let location = string("location") { top.url = location }
+            if let title = string("title") { top.title = title }
+            top.restorationIdentifier = string("restorationIdentifier") ?? top.restorationIdentifier
+            top.historyItem = window.currentHistoryItem
+            if let refresh = refreshAfterRestore, URLMatching.samePage(refresh, top.url) {
+                refreshAfterRestore = nil
+                replaceTopAndVisit(top.url, reason: "refresh")
+            }
+        case "visitRequestFailed":
+            let location = string("location") ?? top?.url ?? ""
+            var status = 0
+            if case .number(let code)? = message["statusCode"] { status = Int(code) }
+            logger.warning("the visit to \(location) failed (status \(status)); loading it as a page")
+            report?(.visitFailed(url: location, statusCode: status, error: "loaded as a full page instead"))
+            adoptNextCommit = true
+            window.load(url: location)
+        case "pageInvalidated":
+            guard let location = string("location") else { return }
+            logger.info("Turbo cannot render \(location) in place (\(string("reason") ?? "page invalidated")); loading it")
+            adoptNextCommit = true
+            window.load(url: location)
+        default:
+            break
+        }
+    }
+
+    /// Turbo proposed a visit: decide what it means for the stack, as Hotwire Native's navigator does.
+    private func proposed(_ proposal: Int, location: String, action proposedAction: String) {
+        report?(.visitProposed(url: location, action: proposedAction))
+        func discard() { window.evaluate("window.__stradaTurbo.discardProposal(\(proposal))") }
+        let path = URL(string: location)?.path ?? ""
+        if path.hasSuffix("/recede_historical_location") {
+            discard()
+            _ = back()
+            return
+        }
+        if path.hasSuffix("/resume_historical_location") {
+            discard()
+            return
+        }
+        if path.hasSuffix("/refresh_historical_location") {
+            discard()
+            if let top { replaceTopAndVisit(top.url, reason: "refresh") }
+            return
+        }
+        guard originPolicy.allows(location) else {
+            discard()
+            logger.info("\(location) is not from an allowed origin: opened in the browser")
+            window.openInBrowser(location)
+            return
+        }
+        guard let top else { return }
+        var action = proposedAction == "replace" ? "replace" : "advance"
+        if URLMatching.samePage(location, top.url) {
+            action = "replace"  // a visit to the screen shown replaces it
+        } else if stack.count > 1, URLMatching.samePage(location, stack[stack.count - 2].url) {
+            // A visit to the screen below (e.g. a form redirected back to where it came from): pop to it,
+            // then refresh it, so what it shows is current.
+            discard()
+            refreshAfterRestore = location
+            _ = back()
+            return
+        }
+        let screen = makeScreen(url: location)
+        screen.hasTurbo = true
+        screen.document = top.document
+        if action == "replace" {
+            replaceTop(with: screen, action: "replace")
+        } else {
+            push(screen, action: "advance")
+        }
+        window.evaluate("window.__stradaTurbo.visitProposal(\(proposal), \(JSON.string(action).serialized()))")
+    }
+
+    /// Replaces the top screen with a fresh one for `url` and has Turbo load it in place.
+    private func replaceTopAndVisit(_ url: String, reason: String) {
+        guard let top else { return }
+        let screen = makeScreen(url: url)
+        screen.hasTurbo = top.hasTurbo
+        screen.document = top.document
+        screen.historyItem = top.historyItem
+        screen.restorationIdentifier = top.restorationIdentifier
+        replaceTop(with: screen, action: reason)
+        if screen.hasTurbo {
+            window.evaluate("window.__stradaTurbo.visit(\(JSON.string(url).serialized()), \"replace\")")
+        } else {
+            window.reload()
+        }
+    }
+
+    // MARK: What the user and the automation channel ask for
+
+    /// Back: to the previous screen's history entry. The screen pops when the page gets there (a Turbo
+    /// restoration visit, or a back/forward load). `false` when there is no screen to go back to.
+    func back() -> Bool {
+        guard stack.count > 1 else { return false }
+        window.goBack(to: stack[stack.count - 2].historyItem)
+        return true
+    }
+
+    /// Visits `url` as a link would: with Turbo, a Turbo visit ("advance" pushes, "replace" replaces);
+    /// without it, a full load.
+    func visit(_ url: String, action: String) {
+        guard let top, top.hasTurbo, originPolicy.allows(url) else {
+            if action == "replace" {
+                window.evaluate("location.replace(\(JSON.string(url).serialized()))")
+            } else {
+                window.load(url: url)
+            }
+            return
+        }
+        let screen = makeScreen(url: url)
+        screen.hasTurbo = true
+        screen.document = top.document
+        if action == "replace" { replaceTop(with: screen, action: action) } else { push(screen, action: action) }
+        window.evaluate("window.__stradaTurbo.visit(\(JSON.string(url).serialized()), \(JSON.string(action).serialized()))")
+    }
+
+    /// Hot reload: screens created from now on use `registrations`; live instances of `names` are replaced.
+    /// Returns the names that had an instance on the top screen.
+    func reloadComponents(named names: [String], registrations: [ComponentRegistration]) -> [String] {
+        self.registrations = registrations
+        var reloaded: [String] = []
+        for screen in stack {
+            let done = screen.reload(components: names, registrations: registrations)
+            if screen === top { reloaded = done }
+        }
+        return reloaded
+    }
+
+    /// The host is stopping: the top screen disappears, every screen's controls and components go.
+    func tearDown() {
+        top?.disappear()
+        for screen in stack.reversed() { screen.destroy() }
+        stack.removeAll()
+    }
+}

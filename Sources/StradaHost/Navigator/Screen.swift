@@ -1,0 +1,88 @@
+import Logging
+import StradaCore
+import StradaEngineGTK
+
+/// One screen: a visit shown in the window, as a view controller is on iOS and a fragment on Android.
+/// It is the bridge destination: it owns its components (through its own ``BridgeDelegate``) and its
+/// native controls, which live and die with it. The window's one web view always shows the top screen.
+@MainActor
+final class Screen: BridgeDestination {
+    /// A number for log lines, unique in the session.
+    let number: Int
+    /// Where the screen's visit ended up (after redirects).
+    var url: String
+    var title = ""
+    /// The history entry the screen's visit created: Back goes to it, and a history traversal that lands
+    /// on it brings this screen back.
+    var historyItem: HistoryItem?
+    /// Turbo's restoration identifier for the screen's history entry (restore visits).
+    var restorationIdentifier: String?
+    /// The page's Turbo runs this screen's visits (else each visit is a full load).
+    var hasTurbo = false
+    /// The document the screen's components talk to, numbered by the navigator; `nil` until the document's
+    /// bridge says "ready". A reply can only ever reach that document.
+    var document: Int?
+    let controls: ScreenControls
+    private(set) var delegate: BridgeDelegate!
+    private var registrations: [ComponentRegistration]
+    private let logger: Logger
+    private var loaded = false
+
+    init(number: Int, url: String, registrations: [ComponentRegistration], controls: ScreenControls, logger: Logger) {
+        self.number = number
+        self.url = url
+        self.registrations = registrations
+        self.controls = controls
+        self.logger = logger
+        delegate = BridgeDelegate(location: url, destination: self, components: registrations, logger: logger)
+    }
+
+    func nativeControls(for componentName: String) -> ComponentControls? {
+        ComponentControls(base: controls, idPrefix: componentName + ".")
+    }
+
+    /// The screen is now on top: it gets the web view's bridge, its controls come back as they were, and
+    /// its components get did-load (first time only), will-appear and did-appear.
+    func appear(bridge: Bridge) {
+        controls.show()
+        delegate.webViewDidBecomeActive(bridge)
+        if !loaded {
+            loaded = true
+            delegate.onViewDidLoad()
+        }
+        delegate.onViewWillAppear()
+        delegate.onViewDidAppear()
+    }
+
+    /// The screen is covered (a push) or leaving (a pop or replace): its components get will- and
+    /// did-disappear, it loses the bridge, and its controls leave the window (kept for its return).
+    func disappear() {
+        delegate.onViewWillDisappear()
+        delegate.onViewDidDisappear()
+        delegate.webViewDidBecomeDeactivated()
+        controls.hide()
+    }
+
+    /// The screen is gone for good: its controls are removed and its components destroyed.
+    func destroy() {
+        controls.removeAll()
+        delegate.destroyComponents()
+    }
+
+    /// A new document now stands behind this screen (a reload, or a history entry WebKit loaded again
+    /// instead of restoring it): the components that talked to the old document go, new ones will come.
+    func resetComponents(bridge: Bridge?) {
+        let shown = controls.isShown
+        if shown { disappear() }
+        destroy()
+        delegate = BridgeDelegate(location: url, destination: self, components: registrations, logger: logger)
+        loaded = false
+        if shown, let bridge { appear(bridge: bridge) }
+    }
+
+    /// Hot reload: new registrations for screens created from now on, and fresh instances of `names` here.
+    func reload(components names: [String], registrations: [ComponentRegistration]) -> [String] {
+        self.registrations = registrations
+        return names.filter { delegate.reloadComponent(named: $0) }
+    }
+}
