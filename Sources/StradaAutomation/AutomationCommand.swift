@@ -12,7 +12,7 @@ public enum AutomationCommand: Sendable, Equatable {
     case call(plugin: String, action: String, arguments: [JSON])
     /// Lists the native controls of the screen shown.
     case listControls
-    /// Loads `url` as a new visit (full load, new screen stack) — the address bar's "go".
+    /// Loads `url` as a full page load at the root of a new screen stack — the address bar's "go".
     case navigate(url: String)
     /// Visits `url` in the app as a link would: `action` "advance" (push) or "replace".
     case visit(url: String, action: String)

@@ -225,7 +225,7 @@ public final class HostSession {
             window.reload()
             automation?.emit(.commandOK(command: name))
         case .navigate(let url):
-            window.load(url: url)
+            navigator.navigate(url)
             automation?.emit(.commandOK(command: name, details: ["url": .string(url)]))
         case .visit(let url, let action):
             navigator.visit(url, action: action)

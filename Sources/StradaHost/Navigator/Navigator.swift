@@ -32,6 +32,8 @@ final class Navigator {
     private var adoptNextCommit = false
     /// After popping back to a screen for a visit to its URL, refresh it once its restore visit completes.
     private var refreshAfterRestore: String?
+    /// The next commit starts a new stack (`navigate`: the address bar's "go").
+    private var startOverOnNextCommit = false
 
     init(window: BrowserWindow, registrations: [ComponentRegistration], originPolicy: OriginPolicy, logger: Logger) {
         self.window = window
@@ -104,6 +106,12 @@ final class Navigator {
     /// A document was committed: a new visit, a reload, or a back/forward load.
     func pageCommitted(url: String) {
         let item = window.currentHistoryItem
+        if startOverOnNextCommit {
+            startOverOnNextCommit = false
+            top?.disappear()
+            for screen in stack.reversed() { screen.destroy() }
+            stack.removeAll()
+        }
         guard let top else {
             let root = makeScreen(url: url)
             root.historyItem = item
@@ -303,6 +311,12 @@ final class Navigator {
         screen.document = top.document
         if action == "replace" { replaceTop(with: screen, action: action) } else { push(screen, action: action) }
         window.evaluate("window.__stradaTurbo.visit(\(JSON.string(url).serialized()), \(JSON.string(action).serialized()))")
+    }
+
+    /// Loads `url` as the root of a new stack (every screen goes), as typing an address would.
+    func navigate(_ url: String) {
+        startOverOnNextCommit = true
+        window.load(url: url)
     }
 
     /// Hot reload: screens created from now on use `registrations`; live instances of `names` are replaced.

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Runs the demo app (Examples/demo/server.py with the real Turbo) in strada-host. With a display, opens the
+window on the app's index. Without one, drives the posts flow headless through the automation channel and
+narrates each screen: index → New post (pushed) → Save (303 → the post, pushed) → Back → Back."""
+import json, os, subprocess, sys, time
+
+host, plugins, turbo = sys.argv[1:4]
+here = os.path.dirname(os.path.abspath(__file__))
+server = subprocess.Popen([sys.executable, os.path.join(here, "..", "Examples", "demo", "server.py"), "--port", "0",
+                           "--turbo", turbo], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+base = server.stdout.readline().split()[-1]
+try:
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        print("demo app at %s (Turbo on): open posts for screens and Back" % base)
+        sys.exit(subprocess.call([host, "run", base, "--plugins", plugins]))
+    print("demo: no display — running the posts flow headless", file=sys.stderr)
+    proc = subprocess.Popen(["xvfb-run", "-a", "-s", "-screen 0 1280x800x24", host, "run", base + "posts",
+                             "--plugins", plugins, "--automation", "--automation-events", "screen,control"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    # What to do when: (event, control id or depth) → (command, narration).
+    steps = {("control.added", "button.button-right"): ({"command": "activate", "control": "button.button-right"},
+                                                         "pressing the native 'New post' button"),
+             ("control.added", "form.submit"): ({"command": "activate", "control": "form.submit"},
+                                                "pressing the native 'Save' button"),
+             ("screen.pushed", 3): ({"command": "back"}, "pressing Back"),
+             ("screen.popped", 2): ({"command": "back"}, "pressing Back"),
+             ("screen.popped", 1): ({"command": "quit"}, None)}
+    deadline = time.time() + 90
+    for line in proc.stdout:
+        event = json.loads(line)
+        kind = event["event"]
+        if kind.startswith("screen."):
+            print("%s %s (depth %d, %s)" % (kind, event["url"].replace(base, "/"), event["depth"], event["action"]))
+            key = (kind, event["depth"])
+        elif kind in ("control.added", "control.removed"):
+            control = event.get("control") or {}
+            print("  %s %s" % (kind, "%s '%s'" % (control["id"], control["title"]) if control else event.get("id")))
+            key = (kind, control.get("id"))
+        else:
+            key = None
+        if key in steps:
+            command, text = steps.pop(key)
+            time.sleep(0.5)
+            if text:
+                print(text)
+            proc.stdin.write(json.dumps(command) + "\n")
+            proc.stdin.flush()
+        if time.time() > deadline:
+            proc.kill()
+            sys.exit("demo: timed out")
+    sys.exit(proc.wait())
+finally:
+    server.terminate()
