@@ -152,8 +152,9 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
         number, _, action = rest.partition("/")
         with messages_lock:
             post = posts[int(number) - 1] if number.isdigit() and 0 < int(number) <= len(posts) else None
-        if post is None:
-            return self.send_text(404, "No such post.", send_body)
+        if post is None:  # an HTML answer, so Turbo reports the 404 instead of a content-type mismatch
+            page = b"<!DOCTYPE html><title>No such post</title><p>No such post.</p>"
+            return self.send_bytes(404, page, CONTENT_TYPES[".html"], send_body)
         if action:
             return self.send_text(404, "Not found: " + self.path, send_body)
         values = {"number": number, "title": html.escape(post["title"]), "body": html.escape(post["body"])}

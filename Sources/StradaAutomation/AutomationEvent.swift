@@ -67,6 +67,8 @@ public enum AutomationEvent: Sendable, Equatable {
     case visitProposed(url: String, action: String)
     /// A visit failed: HTTP status (0 for a network error) and what the host did.
     case visitFailed(url: String, statusCode: Int, error: String)
+    /// The page's Turbo registered our adapter: from now on its visits are proposed to the navigator.
+    case turboReady(url: String, version: String)
 
     // MARK: Benchmarks
     case benchmarkRoundtrip(result: JSON)
@@ -87,7 +89,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case pageCommitted = "page.committed", pageFinished = "page.finished", pageTitle = "page.title"
         case pageClosed = "page.closed", windowClosed = "window.closed", pageCrashed = "page.crashed"
         case screenPushed = "screen.pushed", screenReplaced = "screen.replaced", screenPopped = "screen.popped"
-        case visitProposed = "visit.proposed", visitFailed = "visit.failed"
+        case visitProposed = "visit.proposed", visitFailed = "visit.failed", turboReady = "turbo.ready"
         case benchmarkRoundtrip = "benchmark.roundtrip"
 
         /// Events written whatever the channel's filter: the host's own, command results and `controls`.
@@ -138,6 +140,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case .screenPopped: .screenPopped
         case .visitProposed: .visitProposed
         case .visitFailed: .visitFailed
+        case .turboReady: .turboReady
         case .benchmarkRoundtrip: .benchmarkRoundtrip
         }
     }
@@ -191,6 +194,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case .visitProposed(let url, let action): ["url": .string(url), "action": .string(action)]
         case .visitFailed(let url, let statusCode, let error):
             ["url": .string(url), "statusCode": .number(Double(statusCode)), "error": .string(error)]
+        case .turboReady(let url, let version): ["url": .string(url), "version": .string(version)]
         case .benchmarkRoundtrip(let result): ["result": result]
         }
     }

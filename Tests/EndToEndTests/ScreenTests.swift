@@ -175,6 +175,7 @@ struct ScreenTests {
     @Test func historicalLocationRedirectsPopStayOrRefreshInsteadOfBeingShown() async throws {
         let app = try await App.start(turbo: true)
         try await app.host.waitFor("screen.pushed")
+        try await app.host.waitFor("turbo.ready")
         var mark = app.mark
         try app.host.send(["command": "visit", "url": app.url("posts/new")])
         try await app.next("screen.pushed", after: mark)
@@ -211,6 +212,28 @@ struct ScreenTests {
         // None of the routes was ever shown as a page.
         #expect(!app.host.events.contains { (Self.path($0) ?? "").hasSuffix("_historical_location")
             && ($0["event"] as? String)?.hasPrefix("screen.") == true })
+        try await app.stop()
+    }
+}
+
+extension ScreenTests {
+    @Test func aFailedTurboVisitIsReportedAndItsScreenShowsTheServersAnswer() async throws {
+        let app = try await App.start(turbo: true)
+        try await app.host.waitFor("screen.pushed")
+        // Until the page's Turbo registered our adapter, a visit is a full load.
+        let turbo = try await app.host.waitFor("turbo.ready")
+        #expect(turbo["version"] as? String == "7.0-7.1")
+        let mark = app.mark
+        try app.host.send(["command": "visit", "url": app.url("posts/999")])
+        let pushed = try await app.next("screen.pushed", after: mark)
+        #expect(Self.depth(pushed) == 2 && Self.path(pushed) == "/posts/999")
+        let failed = try await app.next("visit.failed", after: mark)
+        #expect(failed["statusCode"] as? Int == 404 && Self.path(failed) == "/posts/999")
+        // The server's answer is loaded as a page into the same screen: no second screen for it.
+        try await app.next("page.committed", after: mark) { Self.path($0) == "/posts/999" }
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(app.host.events[mark...].filter { ($0["event"] as? String)?.hasPrefix("screen.") == true }.count == 1)
+        #expect(try await app.controls(settleOn: []) == [])
         try await app.stop()
     }
 }

@@ -181,6 +181,7 @@ final class Navigator {
             top.hasTurbo = true
             top.restorationIdentifier = string("restorationIdentifier")
             if top.historyItem == nil { top.historyItem = window.currentHistoryItem }
+            report?(.turboReady(url: string("location") ?? top.url, version: string("turboVersion") ?? "?"))
         case "visitProposed":
             guard case .number(let number)? = message["proposal"], let location = string("location") else { return }
             proposed(Int(number), location: location, action: string("action") ?? "advance")
