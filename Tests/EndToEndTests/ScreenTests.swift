@@ -238,6 +238,54 @@ extension ScreenTests {
     }
 }
 
+extension ScreenTests {
+    /// Back the GNOME way: Alt+Left and the mouse's back button, sent as real X input (xdotool's XTEST) to the
+    /// host's own display.
+    @Test func altLeftAndTheMouseBackButtonGoBack() async throws {
+        let app = try await App.start(turbo: true)
+        try await app.host.waitFor("turbo.ready")
+        #expect(try await app.controls(settleOn: ["button.button-right"]) == ["button.button-right"])
+        let display = try Self.display(of: app.host)
+
+        for (input, arguments) in [("Alt+Left", ["key", "--window", "WINDOW", "alt+Left"]),
+                                   ("mouse button 8", ["mousemove", "400", "300", "click", "8"])] {
+            var mark = app.mark
+            try app.host.send(["command": "activate", "control": "button.button-right"])
+            try await app.next("screen.pushed", after: mark) { Self.depth($0) == 2 }
+            #expect(try await app.controls(settleOn: ["form.submit"]) == ["form.submit"])
+            try await app.next("page.title", after: mark) { ($0["title"] as? String)?.hasPrefix("New post") == true }
+            let window = try await ProcessRunner.check("/usr/bin/xdotool", ["search", "--name", "New post"],
+                                                       environment: display)
+            let id = window.split(separator: "\n").last.map(String.init) ?? ""
+            _ = try await ProcessRunner.check("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: display)
+            mark = app.mark
+            try await ProcessRunner.check(
+                "/usr/bin/xdotool", arguments.map { $0 == "WINDOW" ? id : $0 }, environment: display)
+            let popped = try await app.next("screen.popped", after: mark)
+            #expect(Self.depth(popped) == 1, "\(input) went back")
+            #expect(try await app.controls(settleOn: ["button.button-right"]) == ["button.button-right"])
+        }
+        try await app.stop()
+    }
+
+    /// DISPLAY and XAUTHORITY of the host process (it may run under its own `xvfb-run`).
+    static func display(of host: HostProcess) throws -> [String: String] {
+        let environment = ProcessInfo.processInfo.environment
+        if let display = environment["DISPLAY"], !display.isEmpty { return ["DISPLAY": display] }
+        guard let pid = host.descendants(named: "strada-host").first,
+            let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+        else { throw HostProcess.Timeout(waitingFor: "the host's display", seen: host.lines) }
+        var found: [String: String] = [:]
+        for entry in data.split(separator: 0) {
+            let text = String(decoding: entry, as: UTF8.self)
+            for key in ["DISPLAY", "XAUTHORITY"] where text.hasPrefix(key + "=") {
+                found[key] = String(text.dropFirst(key.count + 1))
+            }
+        }
+        return found
+    }
+}
+
 /// The real Turbo, fetched from PyPI at test time (never committed): `scripts/fetch-turbo` prints its path.
 enum RealTurbo {
     static func path() async throws -> String {
