@@ -19,6 +19,8 @@ final class PluginRuntime {
             Strada.config.codec = CodecSettings(json: String(cString: codec))
         }
         let hostAddress = UInt(bitPattern: host)
+        // Before anything logs: the plugin logs only through the host's table, and its own copy of swift-log's
+        // LoggingSystem (global state and locks) is never set up.
         Strada.config.logger = Logger(label: plugin.id) { _ in HostLogHandler(hostAddress: hostAddress) }
 
         let names = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: plugin.components.count)

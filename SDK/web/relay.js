@@ -9,8 +9,14 @@
 (function () {
   "use strict";
   var handler = window.webkit.messageHandlers["strada"];
+  // Text over the bridge's size limit (16 MiB, JSONLimits.messages in WebView.swift; a UTF-16 length never
+  // exceeds the UTF-8 size) is not copied into the host: a short notice says how long it was.
+  var limit = 16777216;
   document.addEventListener("strada-linux:post", function (event) {
-    if (typeof event.detail === "string") handler.postMessage(event.detail);
+    var text = event.detail;
+    if (typeof text !== "string") return;
+    if (text.length > limit) handler.postMessage({ stradaOversized: text.length, head: text.slice(0, 120) });
+    else handler.postMessage(text);
   }, true);
   function announce() { document.dispatchEvent(new CustomEvent("strada-linux:relay")); }
   document.addEventListener("strada-linux:hello", announce, true);

@@ -1,3 +1,4 @@
+import Dispatch
 public import Logging
 #if canImport(Glibc)
 import Glibc
@@ -33,7 +34,7 @@ public final class Bridge {
     private let logger: Logger
     private let limits: BridgeLimits
     private var rate: TokenBucket
-    private var rejectionLog = LogThrottle(linesPerSecond: 10)
+    private var rejectionLog = LogThrottle(linesPerSecond: 10, linesPerKindPerSecond: 3)
 
     public init(webView: any BridgeWebView, logger: Logger? = nil, limits: BridgeLimits = BridgeLimits()) {
         self.webView = webView
@@ -70,13 +71,37 @@ public final class Bridge {
         delegate.bridgeDidReceiveMessage(message)
     }
 
+    /// A payload the engine side refused to convert because it is larger than the limit (`bytes` long, or
+    /// at least that): rejected as if it had arrived, without ever holding it whole. `head` is its start.
+    public func rejectOversized(bytes: Int, head: String) {
+        guard rate.take() else {
+            return reject(head, "more than \(limits.maxMessagesPerSecond) messages per second")
+        }
+        reject(head + "…", "input is \(bytes) bytes, limit is \(limits.json.maxBytes)")
+    }
+
+    /// Logs (throttled, per kind of reason, so every kind shows up) and reports one rejected payload. What
+    /// the throttle held back is counted and logged as one line when its second is over.
     private func reject(_ raw: String, _ reason: String) {
         let shown = raw.utf8.count > 120 ? String(decoding: raw.utf8.prefix(120), as: UTF8.self) + "…" : raw
-        if let suppressed = rejectionLog.allow() {
-            let more = suppressed > 0 ? " (\(suppressed) more rejections not logged in the last second)" : ""
-            logger.warning("rejected a malformed message: \(reason) — payload: \(shown)\(more)")
+        switch rejectionLog.allow(kind: LogThrottle.kind(of: reason)) {
+        case .log:
+            logger.warning("rejected a malformed message: \(reason) — payload: \(shown)")
+        case .suppressFirst:
+            DispatchQueue.main.asyncAfter(deadline: .now() + 1) { [weak self] in
+                MainActor.assumeIsolated { self?.logSuppressedRejections() }
+            }
+        case .suppress:
+            break
         }
         observer?(.rejected(raw: shown, reason: reason))
+    }
+
+    private func logSuppressedRejections() {
+        let (count, kinds) = rejectionLog.takeSuppressed()
+        guard count > 0 else { return }
+        let which = kinds.joined(separator: "; ")
+        logger.warning("\(count) more malformed messages rejected and not logged in the last second (\(which))")
     }
 
     // MARK: Outbound
@@ -167,31 +192,67 @@ struct TokenBucket: Sendable {
     }
 }
 
-/// Allows `linesPerSecond` log lines a second; `allow()` returns how many were suppressed since the last
-/// allowed line, or `nil` to suppress this one.
+/// Allows `linesPerSecond` log lines a second in all, at most `linesPerKindPerSecond` of each kind, so a
+/// flood of one kind cannot hide the others. What it holds back is counted until ``takeSuppressed()``.
 struct LogThrottle: Sendable {
-    let linesPerSecond: Int
-    private var windowStart: UInt64 = 0
-    private var inWindow = 0
-    private var suppressed = 0
-
-    init(linesPerSecond: Int) {
-        self.linesPerSecond = linesPerSecond
+    enum Decision: Equatable {
+        /// Log this line.
+        case log
+        /// Do not; the first line held back since the last ``LogThrottle/takeSuppressed()`` (schedule it).
+        case suppressFirst
+        /// Do not.
+        case suppress
     }
 
-    mutating func allow() -> Int? {
-        let now = monotonicNanoseconds()
+    let linesPerSecond: Int
+    let linesPerKindPerSecond: Int
+    private var windowStart: UInt64 = 0
+    private var inWindow = 0
+    private var byKind: [String: Int] = [:]
+    private var suppressed = 0
+    private var suppressedKinds: [String] = []
+
+    init(linesPerSecond: Int, linesPerKindPerSecond: Int? = nil) {
+        self.linesPerSecond = linesPerSecond
+        self.linesPerKindPerSecond = linesPerKindPerSecond ?? linesPerSecond
+    }
+
+    mutating func allow(kind: String = "", now: UInt64 = monotonicNanoseconds()) -> Decision {
         if now - windowStart >= 1_000_000_000 {
             windowStart = now
             inWindow = 0
+            byKind = [:]
         }
-        guard inWindow < linesPerSecond else {
-            suppressed += 1
-            return nil
+        let ofKind = byKind[kind, default: 0]
+        // A kind not seen in this second is always logged once, even past the overall limit.
+        if ofKind == 0 || (inWindow < linesPerSecond && ofKind < linesPerKindPerSecond) {
+            inWindow += 1
+            byKind[kind] = ofKind + 1
+            return .log
         }
-        inWindow += 1
-        defer { suppressed = 0 }
-        return suppressed
+        suppressed += 1
+        if !suppressedKinds.contains(kind) { suppressedKinds.append(kind) }
+        return suppressed == 1 ? .suppressFirst : .suppress
+    }
+
+    /// How many lines were held back since the last call, and of which kinds; starts counting again.
+    mutating func takeSuppressed() -> (count: Int, kinds: [String]) {
+        defer { suppressed = 0; suppressedKinds = [] }
+        return (suppressed, suppressedKinds)
+    }
+
+    /// The kind of a reason: the reason with each number replaced by "#" ("input is 5 bytes" → "input is #
+    /// bytes"), cut at 80 characters.
+    static func kind(of reason: String) -> String {
+        var kind = ""
+        for character in reason.prefix(80) {
+            if character.isNumber {
+                if kind.last != "#" { kind.append("#") }
+            } else {
+                kind.append(character)
+            }
+        }
+        return kind
     }
 }
 

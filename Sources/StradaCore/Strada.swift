@@ -86,7 +86,9 @@ public final class StradaConfig: Sendable {
         var encoder = CodecSettings().makeEncoder()
         var decoder = CodecSettings().makeDecoder()
         var debugLoggingEnabled = false
-        var logger = Logger(label: "strada")
+        /// Made on first use: a plugin sets its own (through the host) before any, so it never initialises
+        /// its copy of swift-log's `LoggingSystem` (see ``StradaConfig/logger``).
+        var logger: Logger?
     }
     private let state = Mutex(State())
 
@@ -123,8 +125,21 @@ public final class StradaConfig: Sendable {
     }
 
     /// The logger the core uses when none is passed in. Replace it to route logs to your own handler.
+    ///
+    /// The default, `Logger(label: "strada")` from `LoggingSystem`, is made the first time it is read. A Swift
+    /// plugin carries its own copy of swift-log; the SDK sets this to a logger that writes through the host's
+    /// table before anything reads it, so the plugin's copy of `LoggingSystem` (and its locks) is never set up
+    /// — an intermittent crash in swift-log's lock set-up while many plugins loaded under load went with it.
     public var logger: Logger {
-        get { state.withLock { $0.logger } }
+        get {
+            if let logger = state.withLock({ $0.logger }) { return logger }
+            let made = Logger(label: "strada")  // outside the lock: a bootstrapped factory may log
+            return state.withLock { state in
+                if let existing = state.logger { return existing }
+                state.logger = made
+                return made
+            }
+        }
         set { state.withLock { $0.logger = newValue } }
     }
 

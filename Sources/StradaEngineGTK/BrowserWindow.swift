@@ -104,6 +104,7 @@ public final class BrowserWindow {
                 self.bridge.receive(json: text)
             }
         }
+        webView.onOversized = { [weak self] bytes, head in self?.bridge.rejectOversized(bytes: bytes, head: head) }
         let viewPointer = UnsafeMutableRawPointer(webView.view)
         onEnumSignal(viewPointer, "load-changed") { [weak self] event in self?.loadChanged(WebKitLoadEvent(event)) }
         onPointerSignal(viewPointer, "notify::title") { [weak self] _ in

@@ -24,6 +24,10 @@ final class WebView: BridgeWebView, AnchorView {
     let view: UnsafeMutablePointer<WebKitWebView>
     /// Each payload posted to the channel, as JSON text.
     var onMessage: (@MainActor (String) -> Void)?
+    /// A payload over ``maxPayloadBytes`` (at least `bytes` long), never made a Swift string; `head` is its start.
+    var onOversized: (@MainActor (_ bytes: Int, _ head: String) -> Void)?
+    /// Payloads longer than this are not converted (the bridge's own limit; the relay holds the same number).
+    var maxPayloadBytes = JSONLimits.messages.maxBytes
 
     /// The name of the benchmark-only echo channel (see ``installEchoChannel()``).
     static let echoChannel = "stradaEcho"
@@ -52,9 +56,18 @@ final class WebView: BridgeWebView, AnchorView {
         // DOM event on the top document, which cross-origin iframes cannot dispatch.
         webkit_user_content_manager_register_script_message_handler(contentManager, Self.channel, Self.world)
         onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.channel)") { [weak self] value in
-            guard let self, let value, let text = Self.text(of: value) else { return }
-            if let recorder = self.arrivalRecorder { recorder(Self.channel, DispatchTime.now().uptimeNanoseconds, text) }
-            self.onMessage?(text)
+            guard let self, let value else { return }
+            switch Self.payload(of: value, limit: self.maxPayloadBytes) {
+            case .text(let text):
+                if let recorder = self.arrivalRecorder {
+                    recorder(Self.channel, DispatchTime.now().uptimeNanoseconds, text)
+                }
+                self.onMessage?(text)
+            case .oversized(let bytes, let head):
+                self.onOversized?(bytes, head)
+            case nil:
+                return
+            }
         }
         installUserScripts(allowList: [])
         onPointerSignal(UnsafeMutableRawPointer(view), "notify::uri") { [weak self] _ in self?.syncURL() }
@@ -81,6 +94,40 @@ final class WebView: BridgeWebView, AnchorView {
             webkit_user_content_manager_add_script(contentManager, turbo)
             webkit_user_script_unref(turbo)
         }
+    }
+
+    enum Payload {
+        case text(String)
+        case oversized(bytes: Int, head: String)
+    }
+
+    /// A payload of the strada channel. The relay posts the page's JSON text, or, for text over the limit, a
+    /// notice `{stradaOversized: length, head: "…"}` (the text itself never leaves the web process). Text
+    /// over `limit` bytes is refused before it becomes a Swift string.
+    private static func payload(of value: OpaquePointer, limit: Int) -> Payload? {
+        if jsc_value_is_object(value) != 0, jsc_value_object_has_property(value, "stradaOversized") != 0 {
+            let length = jsc_value_object_get_property(value, "stradaOversized")
+            let head = jsc_value_object_get_property(value, "head")
+            defer {
+                if let length { g_object_unref(UnsafeMutableRawPointer(length)) }
+                if let head { g_object_unref(UnsafeMutableRawPointer(head)) }
+            }
+            let bytes = length.map { Int(jsc_value_to_double($0)) } ?? limit + 1
+            let start = head.flatMap { jsc_value_to_string($0) }
+            defer { g_free(start) }
+            return .oversized(bytes: bytes, head: start.map { String(cString: $0) } ?? "")
+        }
+        if jsc_value_is_string(value) != 0, let raw = jsc_value_to_string(value) {
+            defer { g_free(raw) }
+            let bytes = strlen(raw)
+            if bytes > limit {
+                let start = UnsafeRawPointer(raw).assumingMemoryBound(to: UInt8.self)
+                let head = UnsafeBufferPointer(start: start, count: 120)
+                return .oversized(bytes: bytes, head: String(decoding: head, as: UTF8.self))
+            }
+            return .text(String(cString: raw))
+        }
+        return text(of: value).map(Payload.text)
     }
 
     /// The payload as JSON text: the relay posts strings holding JSON; anything else is serialised.

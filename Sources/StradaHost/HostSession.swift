@@ -18,7 +18,10 @@ public final class HostSession {
     private let output: HostOutput
     private let logger: Logger
     private let registry: PluginRegistry
+    private let launcher: PluginProcessLauncher
     private var isolated: [IsolatedPlugin] = []
+    /// `--isolate --watch`: the content hash each isolated plugin file was last loaded from, and its generation.
+    private var isolatedBuilds: [String: (sha256: String, generation: Int)] = [:]
     private var watcher: DirectoryWatcher?
     private var recentCrashes: [Date] = []
 
@@ -28,6 +31,7 @@ public final class HostSession {
     ) throws(HostError) {
         guard Display.open() else { throw .noDisplay }
         self.configuration = configuration
+        self.launcher = launcher
         self.output = output
         self.logger = logger
         let channel = configuration.automationEvents.map { AutomationChannel(eventPrefixes: $0, write: output.automation) }
@@ -40,7 +44,7 @@ public final class HostSession {
         let registrations: [ComponentRegistration]
         if configuration.isolate {
             (report, registrations) = Self.startWorkers(
-                configuration.pluginDirectories, launcher: launcher, logger: logger, channel: channel)
+                configuration.pluginDirectories, launcher: launcher, logger: logger)
             isolated = report.isolated
         } else {
             report = registry.loadAll()
@@ -66,7 +70,7 @@ public final class HostSession {
         let plugins: [JSON] = report.plugins.map { plugin -> JSON in
             [
                 "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
-                "components": .array(plugin.componentNames.map(JSON.string)),
+                "components": .array(plugin.componentNames.map(JSON.string)), "isolated": false,
             ]
         } + isolated.map { plugin -> JSON in
             [
@@ -103,10 +107,22 @@ public final class HostSession {
             }
         }
         channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) })
+        for plugin in isolated { observe(plugin) }
         if configuration.watch {
             let directories = configuration.pluginDirectories
+            for plugin in isolated {
+                guard let hash = try? PluginManifest.sha256(ofFile: plugin.path) else { continue }
+                isolatedBuilds[plugin.path] = (hash, 1)
+            }
             do {
-                watcher = try DirectoryWatcher(paths: directories) { [weak self] path in self?.pluginFileChanged(path) }
+                watcher = try DirectoryWatcher(paths: directories) { [weak self] path in
+                    guard let self else { return }
+                    if self.configuration.isolate {
+                        self.isolatedFileChanged(path)
+                    } else {
+                        self.pluginFileChanged(path)
+                    }
+                }
                 logger.info("watching \(directories.joined(separator: ", ")) for rebuilt plugins")
             } catch {
                 logger.error("cannot watch the plugins directories (\(error)); hot reload is off")
@@ -123,7 +139,7 @@ public final class HostSession {
 
     /// `--isolate`: one worker process per plugin file.
     private static func startWorkers(
-        _ directories: [String], launcher: PluginProcessLauncher, logger: Logger, channel: AutomationChannel?
+        _ directories: [String], launcher: PluginProcessLauncher, logger: Logger
     ) -> (PluginLoadReport, [ComponentRegistration]) {
         var report = PluginLoadReport()
         var registrations: [ComponentRegistration] = []
@@ -131,14 +147,6 @@ public final class HostSession {
             for path in PluginProbe.candidates(in: directory) {
                 do {
                     let plugin = try IsolatedPlugin(path: path, launcher: launcher, logger: logger)
-                    plugin.onEvent = { event in
-                        switch event {
-                        case .crashed(let path, let id, let reason):
-                            channel?.emit(.pluginCrashed(path: path, id: id, reason: reason))
-                        case .restarted(let path, let id): channel?.emit(.pluginRestarted(path: path, id: id))
-                        case .disabled(let path, let id): channel?.emit(.pluginDisabled(path: path, id: id))
-                        }
-                    }
                     report.isolated.append(plugin)
                     registrations += plugin.registrations
                 } catch {
@@ -148,6 +156,106 @@ public final class HostSession {
             }
         }
         return (report, registrations)
+    }
+
+    /// Reports what happens to an isolated plugin's worker; a disabled plugin's components stop being
+    /// announced, and messages still sent to them are dropped with the reason.
+    private func observe(_ plugin: IsolatedPlugin) {
+        plugin.onEvent = { [weak self] event in
+            guard let self else { return }
+            switch event {
+            case .crashed(let path, let id, let reason):
+                automation?.emit(.pluginCrashed(path: path, id: id, reason: reason))
+            case .restarted(let path, let id):
+                automation?.emit(.pluginRestarted(path: path, id: id))
+            case .disabled(let path, let id):
+                automation?.emit(.pluginDisabled(path: path, id: id))
+                isolatedComponentsChanged()
+            }
+        }
+        plugin.onDropped = { [weak self] message, reason in
+            guard let self else { return }
+            if Strada.config.debugLoggingEnabled {
+                logger.info("ignored \(message.component)/\(message.event) #\(message.id): \(reason)")
+            }
+            window.bridge.observer?(.dropped(message, reason: reason))
+        }
+    }
+
+    /// The isolated plugins' component set may have changed (a plugin was disabled, added, removed or
+    /// rebuilt with other names): new pages get the components of the plugins serving now, and if the set
+    /// changed, the user agent is updated and the page reloaded (as with hot reload).
+    private func isolatedComponentsChanged() {
+        let registrations = isolated.filter { !$0.disabled }.flatMap(\.registrations)
+        _ = navigator.reloadComponents(named: [], registrations: registrations)
+        let names = ComponentRegistration.uniqueNames(registrations)
+        if window.setComponentNames(names) {
+            let list = names.joined(separator: " ")
+            logger.info("the set of components changed to [\(list)]: user agent updated, page reloaded")
+            automation?.emit(.hostComponents(components: names, userAgent: window.userAgent))
+        }
+    }
+
+    /// `--isolate --watch`: a plugin file changed. A rebuilt plugin's worker is restarted with the new build
+    /// (a staged copy), its live components brought back as after a crash; a new file gets a worker.
+    private func isolatedFileChanged(_ path: String) {
+        guard !path.hasSuffix(".json") else { return }
+        let known = isolated.first { $0.path == path }
+        guard FileManager.default.fileExists(atPath: path) else {
+            guard let known else { return }
+            known.shutdown()
+            isolated.removeAll { $0 === known }
+            isolatedBuilds[path] = nil
+            let gone = known.componentNames.joined(separator: " ")
+            logger.info("plugin \(path) was removed; components [\(gone)] are gone")
+            automation?.emit(.pluginRemoved(path: path, components: known.componentNames))
+            return isolatedComponentsChanged()
+        }
+        let staged: (path: String, sha256: String)
+        switch registry.stage(path) {
+        case .success(let copy): staged = copy
+        case .failure(let error):
+            logger.error("\(error.description)")
+            automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+            return
+        }
+        if isolatedBuilds[path]?.sha256 == staged.sha256 { return }
+        let started = DispatchTime.now().uptimeNanoseconds
+        guard let known else {
+            do {
+                let plugin = try IsolatedPlugin(
+                    path: path, file: staged.path, launcher: launcher, logger: logger)
+                observe(plugin)
+                isolated.append(plugin)
+                isolatedBuilds[path] = (staged.sha256, 1)
+                logger.info("plugin \(path) was added: \(plugin.id) [\(plugin.componentNames.joined(separator: " "))]")
+                automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
+                isolatedComponentsChanged()
+            } catch {
+                logger.error("\(error.description)")
+                automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+            }
+            return
+        }
+        let namesBefore = known.componentNames
+        do {
+            let reinstantiated = try known.reload(from: staged.path)
+            let generation = (isolatedBuilds[path]?.generation ?? 1) + 1
+            isolatedBuilds[path] = (staged.sha256, generation)
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            logger.info(
+                """
+                plugin \(known.id) reloaded in a new worker (generation \(generation), \
+                \(String(format: "%.1f", milliseconds)) ms)
+                """)
+            automation?.emit(.pluginReloaded(
+                path: path, id: known.id, generation: generation, components: known.componentNames,
+                reinstantiated: reinstantiated, milliseconds: milliseconds, residentKilobytesDelta: 0))
+            if known.componentNames != namesBefore { isolatedComponentsChanged() }
+        } catch {
+            logger.error("\(error.description)")
+            automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+        }
     }
 
     /// Hot reload: a plugin file changed while the host runs.

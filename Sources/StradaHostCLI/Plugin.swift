@@ -4,7 +4,10 @@ import ArgumentParser
 struct Plugin: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List, inspect, install, remove and create component plugins.",
-        subcommands: [PluginList.self, PluginInspect.self, PluginInstall.self, PluginRemove.self, PluginNew.self, PluginCall.self, PluginWorkerCommand.self])
+        subcommands: [
+            PluginList.self, PluginInspect.self, PluginInstall.self, PluginRemove.self, PluginNew.self, PluginCall.self,
+            PluginProbeCommand.self, PluginWorkerCommand.self,
+        ])
 }
 
 /// `--plugins <dir>` for the plugin subcommands, defaulting to the per-user directory.

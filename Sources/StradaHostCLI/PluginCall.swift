@@ -20,6 +20,13 @@ struct PluginCall: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
+        // Probed in a child first: a plugin that crashes while loading is one line, not a dead process.
+        let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
+        status.printLogIfRefused()
+        if let error = status.error {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
         let result = try MainActor.assumeIsolated { () throws -> JSON in
             let logger = Logger(label: "strada.plugin.call") { StreamLogHandler.standardError(label: $0) }
             let plugin = try PluginLoader(logger: logger).load(file: file).get()

@@ -1,11 +1,9 @@
 import ArgumentParser
 import Foundation
-import Logging
 import StradaPluginHost
 
-/// `strada-host plugin inspect <file>`: loads one plugin in this process and says what it declares.
-/// `plugin list` and `plugin install` run it as a child process, so a plugin that crashes while loading
-/// is reported instead of taking the caller down.
+/// `strada-host plugin inspect <file>`: says what one plugin declares, or why it does not load. The plugin
+/// is loaded in a probe child process (`plugin probe`), so one that crashes while loading is one line here.
 struct PluginInspect: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "inspect", abstract: "Load one plugin file and show what it declares.")
 
@@ -16,13 +14,8 @@ struct PluginInspect: ParsableCommand {
     var json = false
 
     func run() throws {
-        let status = MainActor.assumeIsolated { () -> PluginStatus in
-            let logger = Logger(label: "strada.plugin.inspect") { StreamLogHandler.standardError(label: $0) }
-            switch PluginLoader(logger: logger).load(file: file) {
-            case .success(let plugin): return PluginStatus(plugin)
-            case .failure(let error): return PluginStatus(error)
-            }
-        }
+        let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
+        status.printLogIfRefused()
         if json {
             print(status.json.serialized(sortedKeys: true))
         } else if let error = status.error {
@@ -37,5 +30,13 @@ struct PluginInspect: ParsableCommand {
                 """)
         }
         if status.state != .loaded { throw ExitCode(1) }
+    }
+}
+
+extension PluginStatus {
+    /// A plugin that did not load may have said why on its own stderr, in the probe child: pass that on.
+    func printLogIfRefused() {
+        guard state != .loaded, let log else { return }
+        FileHandle.standardError.write(Data((log + "\n").utf8))
     }
 }

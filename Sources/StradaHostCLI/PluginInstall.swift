@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StradaPluginHost
 
 /// `strada-host plugin install <file or dir>`: validates, then copies atomically with a manifest.
@@ -15,7 +16,11 @@ struct PluginInstall: ParsableCommand {
     func run() throws {
         let installer = PluginInstaller(
             directory: options.directory ?? PluginDirectories.userDefault,
-            probe: { PluginProbe.inspect(file: $0, launcher: .stradaHost) })
+            probe: { file in
+                let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
+                status.printLogIfRefused()
+                return status
+            })
         do {
             for status in try installer.install(source) {
                 print("installed \(status.id ?? "?") \(status.version ?? "?") (\(status.components.joined(separator: ", "))) → \(status.path)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StradaPluginHost
 
 /// `strada-host plugin list`: every plugin file with what it declares, or why it does not load.
@@ -12,7 +13,11 @@ struct PluginList: ParsableCommand {
 
     func run() throws {
         let directory = options.directory ?? PluginDirectories.userDefault
-        let statuses = PluginProbe.candidates(in: directory).map { PluginProbe.inspect(file: $0, launcher: .stradaHost) }
+        let statuses = PluginProbe.candidates(in: directory).map { file in
+            let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
+            status.printLogIfRefused()
+            return status
+        }
         if json {
             for status in statuses { print(status.json.serialized(sortedKeys: true)) }
             return

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StradaPluginHost
 
 /// `strada-host plugin remove <name>`: removes an installed plugin and its manifest.
@@ -13,7 +14,11 @@ struct PluginRemove: ParsableCommand {
     func run() throws {
         let installer = PluginInstaller(
             directory: options.directory ?? PluginDirectories.userDefault,
-            probe: { PluginProbe.inspect(file: $0, launcher: .stradaHost) })
+            probe: { file in
+                let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
+                status.printLogIfRefused()
+                return status
+            })
         do {
             print("removed \(try installer.remove(name))")
         } catch {

@@ -51,9 +51,6 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         _ = try pageURL()
-        if isolate && watch {
-            throw ValidationError("--isolate and --watch cannot be combined yet; use --watch while developing a plugin, --isolate to run untrusted ones")
-        }
         for origin in allowedOrigins where OriginPolicy.origin(of: origin) == nil {
             throw ValidationError("--allow-origin \(origin): not an origin; write it like https://app.example or http://127.0.0.1:8080")
         }

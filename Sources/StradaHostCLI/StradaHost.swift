@@ -22,10 +22,10 @@ struct StradaHost: ParsableCommand {
 }
 
 extension PluginProcessLauncher {
-    /// How the libraries start this executable as a plugin probe (`plugin inspect --json`) and as an
+    /// How the libraries start this executable as a plugin probe (`plugin probe`) and as an
     /// isolation worker (`plugin worker`): the grammar is this executable's, so it is said here.
     static let stradaHost = PluginProcessLauncher(
-        probeArguments: { file in ["plugin", "inspect", "--json", file] },
+        probeArguments: { file in ["plugin", "probe", file] },
         workerArguments: { file, memoryLimitMB in ["plugin", "worker", "--memory-limit-mb", String(memoryLimitMB), file] }
     )
 }

@@ -1,4 +1,5 @@
 import Foundation
+public import Logging
 public import StradaCore
 
 /// What is known about one plugin file: what it declares when it loads, or why it does not.
@@ -16,9 +17,18 @@ public struct PluginStatus: Sendable, Equatable {
     public var error: String?
     /// Its "what is wrong" part alone (without the file name and the remedy).
     public var reason: String?
+    /// Its "what to do" part alone.
+    public var remedy: String?
+    /// What the plugin (or the probe child) wrote to stderr while loading, e.g. why its entry point
+    /// refused. Not part of ``json``: the probe child prints it, its parent collects it.
+    public var log: String?
 
-    public init(path: String, state: State, id: String? = nil, version: String? = nil, abi: String? = nil, components: [String] = [], error: String? = nil, reason: String? = nil) {
+    public init(
+        path: String, state: State, id: String? = nil, version: String? = nil, abi: String? = nil,
+        components: [String] = [], error: String? = nil, reason: String? = nil, remedy: String? = nil
+    ) {
         self.reason = reason
+        self.remedy = remedy
         self.path = path
         self.state = state
         self.id = id
@@ -33,7 +43,21 @@ public struct PluginStatus: Sendable, Equatable {
     }
 
     public init(_ error: PluginLoadError) {
-        self.init(path: error.path, state: .error, error: error.description, reason: error.reason)
+        self.init(path: error.path, state: .error, error: error.description, reason: error.reason, remedy: error.remedy)
+    }
+
+    /// A file that crashed (or hung) in a probe: `reason` says how.
+    static func crashed(_ path: String, _ reason: String) -> PluginStatus {
+        let remedy = "fix the plugin or remove it"
+        return PluginStatus(
+            path: path, state: .crashed, error: "plugin \(path): \(reason) — \(remedy)", reason: reason, remedy: remedy)
+    }
+
+    /// Why it did not load, as a load error (the probe's reason and remedy).
+    public var loadError: PluginLoadError? {
+        guard state != .loaded else { return nil }
+        return PluginLoadError(
+            path: path, reason: reason ?? "failed to load", remedy: remedy ?? "fix the plugin or remove it")
     }
 
     public var json: JSON {
@@ -43,6 +67,7 @@ public struct PluginStatus: Sendable, Equatable {
         if let abi { fields["abi"] = .string(abi) }
         if let error { fields["error"] = .string(error) }
         if let reason { fields["reason"] = .string(reason) }
+        if let remedy { fields["remedy"] = .string(remedy) }
         return .object(fields)
     }
 
@@ -53,7 +78,7 @@ public struct PluginStatus: Sendable, Equatable {
         self.init(
             path: path, state: state, id: json["id"]?.stringValue, version: json["version"]?.stringValue,
             abi: json["abi"]?.stringValue, components: components, error: json["error"]?.stringValue,
-            reason: json["reason"]?.stringValue)
+            reason: json["reason"]?.stringValue, remedy: json["remedy"]?.stringValue)
     }
 }
 
@@ -87,31 +112,82 @@ public struct PluginProcessLauncher: Sendable {
 /// Inspects plugins in a child process, as GStreamer scans new plugins: a plugin that crashes or hangs
 /// while loading is reported with its name, never fatal.
 public enum PluginProbe {
-    /// Inspects `file` in a child process started by `launcher`; gives up after `timeout` seconds.
+    /// Inspects `file` in a child process started by `launcher`; gives up after `timeout` seconds. The path is
+    /// made absolute first (a bare file name would send `dlopen` to the library search path). What the
+    /// child wrote to stderr (the plugin's own log lines) comes back as ``PluginStatus/log``.
     public static func inspect(file: String, launcher: PluginProcessLauncher, timeout: Double = 10) -> PluginStatus {
+        let file = PluginLoader.absolutePath(file)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.executable)
         process.arguments = launcher.probeArguments(file)
-        let output = Pipe()
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash is one line from the caller, not a backtrace
+        process.environment = environment
+        let output = Pipe(), errors = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
         do { try process.run() } catch {
-            return PluginStatus(path: file, state: .error, error: "plugin \(file): could not start the probe (\(error)) — check the host installation", reason: "could not start the probe (\(error))")
+            let reason = "could not start the probe (\(error))", remedy = "check the host installation"
+            return PluginStatus(
+                path: file, state: .error, error: "plugin \(file): \(reason) — \(remedy)", reason: reason, remedy: remedy)
         }
+        // Both pipes are drained while the child runs, so a chatty plugin cannot block on a full pipe.
+        let printed = PipeReader(output), logged = PipeReader(errors)
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(5_000) }
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        var status: PluginStatus
         if process.isRunning {
-            process.terminate()
-            return PluginStatus(path: file, state: .crashed, error: "plugin \(file): hung while loading (no answer in \(Int(timeout)) s) — fix the plugin's entry point or remove it", reason: "hung while loading (no answer in \(Int(timeout)) s)")
+            kill(process.processIdentifier, SIGKILL)
+            status = .crashed(file, "hung while loading (no answer in \(Int(timeout)) s)")
+        } else if process.terminationReason == .uncaughtSignal {
+            status = .crashed(file, "crashed while loading (signal \(process.terminationStatus))")
+        } else if let value = try? JSON(parsing: printed.text(waiting: 2).trimmingCharacters(in: .newlines)),
+            let answer = PluginStatus(json: value)
+        {
+            status = answer
+        } else {
+            status = .crashed(file, "the probe exited with status \(process.terminationStatus) and no answer")
         }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        if process.terminationReason == .uncaughtSignal {
-            return PluginStatus(path: file, state: .crashed, error: "plugin \(file): crashed while loading (signal \(process.terminationStatus)) — fix the plugin or remove it", reason: "crashed while loading (signal \(process.terminationStatus))")
-        }
-        guard let value = try? JSON(parsing: text.trimmingCharacters(in: .whitespacesAndNewlines)), let status = PluginStatus(json: value) else {
-            return PluginStatus(path: file, state: .crashed, error: "plugin \(file): the probe exited with status \(process.terminationStatus) and no answer — fix the plugin or remove it", reason: "the probe exited with status \(process.terminationStatus) and no answer")
-        }
+        let log = logged.text(waiting: 2).trimmingCharacters(in: .whitespacesAndNewlines)
+        status.log = log.isEmpty ? nil : log
         return status
+    }
+
+    /// Probes every plugin file in `directories` that is not known to load (see ``KnownGoodPlugins``), several
+    /// at a time, and returns those that crashed or hung, by path. Files that load are remembered, so a later
+    /// start probes only what changed. Their own log lines are passed on.
+    public static func crashes(
+        in directories: [String], launcher: PluginProcessLauncher, logger: Logger
+    ) -> [String: PluginStatus] {
+        let known = KnownGoodPlugins()
+        let files = directories.flatMap(candidates(in:)).filter { !known.contains($0) }
+        guard !files.isEmpty else { return [:] }
+        let statuses = Statuses(count: files.count)
+        DispatchQueue.concurrentPerform(iterations: files.count) { index in
+            statuses.set(index, inspect(file: files[index], launcher: launcher))
+        }
+        var crashed: [String: PluginStatus] = [:]
+        var good: [String] = []
+        for (file, status) in zip(files, statuses.all) {
+            switch status.state {
+            case .loaded: good.append(file)
+            case .crashed:
+                if let log = status.log { logger.notice("plugin \(file) said before it failed: \(log)") }
+                crashed[file] = status
+            case .error: break  // refused, not crashed: the host's own load says why, with the plugin's log line
+            }
+        }
+        known.remember(good)
+        return crashed
+    }
+
+    private final class Statuses: @unchecked Sendable {  // each index is written by one thread, under the lock
+        private var values: [PluginStatus?]
+        private let lock = NSLock()
+        init(count: Int) { values = Array(repeating: nil, count: count) }
+        func set(_ index: Int, _ status: PluginStatus) { lock.withLock { values[index] = status } }
+        var all: [PluginStatus] { lock.withLock { values.map { $0! } } }
     }
 
     /// Plugin files in `directory`, sorted: regular files, not hidden, not `.json` manifests.
@@ -122,5 +198,67 @@ public enum PluginProbe {
                 var isDirectory: ObjCBool = false
                 return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
             }
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+private final class PipeReader: @unchecked Sendable {  // `data` is written once, before `done` is signalled
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ pipe: Pipe) {
+        let handle = pipe.fileHandleForReading
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    /// What was read, once the writer closed the pipe (or after `seconds`, then empty).
+    func text(waiting seconds: Double) -> String {
+        guard done.wait(timeout: .now() + seconds) == .success else { return "" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// Plugin files that loaded in a probe, remembered by device, inode, size and modification time in
+/// `$XDG_CACHE_HOME/strada/known-good-plugins` (by default `~/.cache/…`): the host probes a file at start-up
+/// only when it is new or changed, so the probes cost nothing on an ordinary start.
+struct KnownGoodPlugins {
+    private let file: String
+    private let entries: Set<String>
+
+    init() {
+        let environment = ProcessInfo.processInfo.environment
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
+        file = (cache as NSString).appendingPathComponent("strada/known-good-plugins")
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        entries = Set(text.split(separator: "\n").map(String.init))
+    }
+
+    func contains(_ path: String) -> Bool {
+        Self.key(path).map(entries.contains) ?? false
+    }
+
+    /// Adds `paths`; keeps the newest 1,000 entries.
+    func remember(_ paths: [String]) {
+        let added = paths.compactMap(Self.key).filter { !entries.contains($0) }
+        guard !added.isEmpty else { return }
+        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+        let lines = (text.split(separator: "\n").map(String.init) + added).suffix(1_000)
+        try? FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let temporary = file + ".\(getpid())"
+        let contents = lines.joined(separator: "\n") + "\n"
+        guard (try? contents.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
+        if rename(temporary, file) != 0 { unlink(temporary) }
+    }
+
+    /// "device inode size mtime path": any rewrite of the file changes it.
+    private static func key(_ path: String) -> String? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(path)"
     }
 }

@@ -116,7 +116,11 @@ public final class PluginLoader {
                 case .success(let plugin):
                     for component in plugin.componentNames {
                         if let owner = owners[component] {
-                            logger.warning("component \"\(component)\" is provided by \(owner) and \(plugin.path); using \(owner)")
+                            logger.warning(
+                                """
+                                component "\(component)" is provided by \(owner) and \(plugin.path); using \(owner) \
+                                — remove one of the two files from the plugins folders, or rename the component in one
+                                """)
                             report.conflicts.append(component)
                         } else {
                             owners[component] = plugin.path
@@ -134,7 +138,8 @@ public final class PluginLoader {
 
     /// Loads one plugin file: trust and manifest checks first (no plugin code runs before they pass), then
     /// `dlopen`, the entry point, and validation of what the plugin declares.
-    public func load(file path: String) -> Result<LoadedPlugin, PluginLoadError> {
+    public func load(file: String) -> Result<LoadedPlugin, PluginLoadError> {
+        let path = Self.absolutePath(file)
         if let refusal = PluginTrust.check(path) { return .failure(refusal) }
         let manifest: PluginManifest?
         switch Self.readManifest(forPlugin: path) {
@@ -160,6 +165,12 @@ public final class PluginLoader {
             }
         }
         return result
+    }
+
+    /// `path` made absolute against the current folder: `dlopen` searches the library path for a name
+    /// without a slash, so `plugin inspect libecho.so` must become `/cwd/libecho.so` first.
+    nonisolated static func absolutePath(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
     }
 
     nonisolated static func readManifest(forPlugin path: String) -> Result<PluginManifest?, PluginLoadError> {

@@ -51,9 +51,15 @@ public final class PluginRegistry {
     }
 
     /// Loads every plugin in the directories (first load), through the same directory walk as
-    /// ``PluginLoader/load(directories:)``.
+    /// ``PluginLoader/load(directories:)``. With a launcher, each file not yet known to load is first probed in a
+    /// child process (in parallel): one that crashes or hangs there is refused with one line and never
+    /// `dlopen`ed here, so it cannot take the host down at start-up.
     public func loadAll() -> PluginLoadReport {
-        PluginLoader.walk(directories, logger: logger) { path in self.load(path, probe: false).map(\.plugin) }
+        let failed = launcher.map { PluginProbe.crashes(in: directories, launcher: $0, logger: logger) } ?? [:]
+        return PluginLoader.walk(directories, logger: logger) { path in
+            if let status = failed[path], let error = status.loadError { return .failure(error) }
+            return self.load(path, probe: false).map(\.plugin)
+        }
     }
 
     /// Component names served now, first owner wins (directories in order, files by name).
@@ -75,6 +81,8 @@ public final class PluginRegistry {
     public func shutdownAll() {
         for generation in orderedGenerations { retire(generation) }
         generations.removeAll()
+        // The staged copies stay mapped while the process lives; their names can go now.
+        if let stagingDirectory { try? FileManager.default.removeItem(atPath: stagingDirectory) }
     }
 
     /// The current generation of the plugin with `id`.
@@ -104,8 +112,10 @@ public final class PluginRegistry {
         let started = DispatchTime.now().uptimeNanoseconds
         let residentBefore = Self.residentKilobytes()
         switch load(path, probe: true) {
-        case .failure(let error):
-            logger.error("\(error.description)\(previous == nil ? "" : " (the previous build keeps serving)")")
+        case .failure(let refusal):
+            let remedy = refusal.remedy + (previous == nil ? "" : "; the previous build keeps serving")
+            let error = PluginLoadError(path: path, reason: refusal.reason, remedy: remedy)
+            logger.error("\(error.description)")
             return .failed(path: path, error: error.description)
         case .success(let generation):
             guard let previous else { return .added(generation) }
@@ -126,34 +136,46 @@ public final class PluginRegistry {
         }
     }
 
+    /// Copies `path` (and its manifest) to a unique name in the staging folder, named by content, so the
+    /// watched file is never loaded where a compiler may be writing it. Returns the copy and its SHA-256.
+    public func stage(_ path: String) -> Result<(path: String, sha256: String), PluginLoadError> {
+        guard let stagingDirectory else { return .success((path, "")) }
+        // The loader makes the trust and manifest checks again, on the staged copy and its manifest.
+        if let refusal = PluginTrust.check(path) { return .failure(refusal) }
+        guard let hash = try? PluginManifest.sha256(ofFile: path) else {
+            return .failure(PluginLoadError(path: path, reason: "cannot be read", remedy: "check its permissions"))
+        }
+        let name = "\(hash.prefix(16))-\((path as NSString).lastPathComponent)"
+        let staged = (stagingDirectory as NSString).appendingPathComponent(name)
+        do {
+            if !FileManager.default.fileExists(atPath: staged) {
+                try PluginInstaller.atomicCopy(from: path, to: staged)
+                let manifest = PluginManifest.path(forPlugin: path)
+                if FileManager.default.fileExists(atPath: manifest) {
+                    try PluginInstaller.atomicCopy(from: manifest, to: PluginManifest.path(forPlugin: staged))
+                }
+            }
+        } catch {
+            return .failure(PluginLoadError(
+                path: path, reason: "cannot be staged for loading (\(error.localizedDescription))",
+                remedy: "check free space in \(stagingDirectory)"))
+        }
+        return .success((staged, hash))
+    }
+
     private func load(_ path: String, probe: Bool) -> Result<Generation, PluginLoadError> {
         var loadPath = path
         var digest: String?
-        if let stagingDirectory {
-            // Only staging needs the content hash (unique staged name, "unchanged" detection); the loader
-            // below makes the trust and manifest checks, on the staged copy and its manifest.
-            if let refusal = PluginTrust.check(path) { return .failure(refusal) }
-            guard let hash = try? PluginManifest.sha256(ofFile: path) else {
-                return .failure(PluginLoadError(path: path, reason: "cannot be read", remedy: "check its permissions"))
+        if stagingDirectory != nil {
+            switch stage(path) {
+            case .failure(let error): return .failure(error)
+            case .success(let staged): (loadPath, digest) = (staged.path, staged.sha256)
             }
-            digest = hash
-            let staged = (stagingDirectory as NSString).appendingPathComponent("\(hash.prefix(16))-\((path as NSString).lastPathComponent)")
-            do {
-                if !FileManager.default.fileExists(atPath: staged) {
-                    try PluginInstaller.atomicCopy(from: path, to: staged)
-                    let manifest = PluginManifest.path(forPlugin: path)
-                    if FileManager.default.fileExists(atPath: manifest) {
-                        try PluginInstaller.atomicCopy(from: manifest, to: PluginManifest.path(forPlugin: staged))
-                    }
-                }
-            } catch {
-                return .failure(PluginLoadError(path: path, reason: "cannot be staged for loading (\(error.localizedDescription))", remedy: "check free space in \(stagingDirectory)"))
-            }
-            loadPath = staged
             if probe, let launcher {
-                let status = PluginProbe.inspect(file: staged, launcher: launcher)
-                if status.state != .loaded {
-                    return .failure(PluginLoadError(path: path, reason: status.reason ?? "failed to load", remedy: "fix the build; the previous build, if any, keeps serving"))
+                let status = PluginProbe.inspect(file: loadPath, launcher: launcher)
+                if let error = status.loadError {
+                    if let log = status.log { logger.notice("plugin \(path) said while loading: \(log)") }
+                    return .failure(PluginLoadError(path: path, reason: error.reason, remedy: error.remedy))
                 }
             }
         }

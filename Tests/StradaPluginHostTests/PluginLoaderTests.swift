@@ -82,6 +82,17 @@ struct PluginLoaderTests {
         #expect(report.plugins.first?.path.hasSuffix("liba.so") == true)
     }
 
+    @Test func theWarningAboutAComponentClaimedTwiceSaysWhatToDo() throws {
+        let a = try library("liba.so", source: Self.cPlugin)
+        let b = try library("libb.so", source: Self.cPlugin)
+        let lines = WarningLines()
+        _ = PluginLoader(logger: Logger(label: "test") { _ in lines }).load(directories: [directory])
+        #expect(lines.text == [
+            "component \"echo\" is provided by \(a) and \(b); using \(a) — remove one of the two files from the "
+                + "plugins folders, or rename the component in one"
+        ])
+    }
+
     @Test func aPluginBuiltForAnotherABIMajorIsRefusedWithWhatToDo() throws {
         let path = try library("libfuture.so", source: "int strada_plugin_entry_v2(void *h, void *p) { (void)h; (void)p; return 0; }")
         let report = loader.load(directories: [directory])
@@ -213,5 +224,19 @@ struct ABILayoutTests {
             let result = try CCompiler.check(source, compiler: compiler, flags: flags + ["-Wall", "-Wextra", "-pedantic", "-Werror"])
             #expect(result.status == 0, "\(compiler) \(flags) failed")
         }
+    }
+}
+
+/// Records warning lines.
+private final class WarningLines: LogHandler, @unchecked Sendable {  // the loader logs on the main thread
+    var text: [String] = []
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .warning
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) {
+        if event.level == .warning { text.append("\(event.message)") }
     }
 }

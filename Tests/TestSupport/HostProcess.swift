@@ -141,7 +141,10 @@ public final class HostProcess: Sendable {
     }
 
     deinit {
-        // SIGKILL: a host started from a test-runner thread may have inherited a blocked SIGTERM.
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // SIGKILL: a host started from a test-runner thread may have inherited a blocked SIGTERM. Its
+        // descendants first (under `xvfb-run` the host itself is one, with Xvfb), so none outlives the test.
+        guard process.isRunning else { return }
+        for child in descendants(named: "") { kill(child, SIGKILL) }
+        kill(process.processIdentifier, SIGKILL)
     }
 }

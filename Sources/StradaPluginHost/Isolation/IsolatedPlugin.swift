@@ -26,6 +26,11 @@ public final class IsolatedPlugin {
     public private(set) var componentNames: [String] = []
     /// Sees crashes, restarts and disabling.
     public var onEvent: (@MainActor (Event) -> Void)?
+    /// Sees each message not delivered because the plugin is disabled, with the reason.
+    public var onDropped: (@MainActor (Message, String) -> Void)?
+    /// Three crashes in a minute (or a failed restart): its components ignore messages until a new build
+    /// (``reload(from:)``) or a new host.
+    public private(set) var disabled = false
 
     private let logger: Logger
     private let memoryLimitMB: Int
@@ -38,15 +43,19 @@ public final class IsolatedPlugin {
     private var lastPong = Date()
     private var awaitingPong = false
     private var crashes: [Date] = []
-    private var disabled = false
+    /// The file the worker loads: `path`, or a staged copy of a rebuilt `path` (``reload(from:)``).
+    private var loadPath: String
     private var nextInstance = 1
     private var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
 
-    /// Starts a worker for `path`; throws the plugin's own one-line error if it does not load.
+    /// Starts a worker for `path` (loading `file` instead when given: a staged copy of `path`); throws the
+    /// plugin's own one-line error if it does not load.
     public init(
-        path: String, launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024, logger: Logger
+        path: String, file: String? = nil, launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024,
+        logger: Logger
     ) throws(PluginLoadError) {
         self.path = path
+        self.loadPath = file ?? path
         self.launcher = launcher
         self.logger = logger
         self.memoryLimitMB = memoryLimitMB
@@ -69,7 +78,7 @@ public final class IsolatedPlugin {
     private func launch() throws(PluginLoadError) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: launcher.executable)
-        process.arguments = launcher.workerArguments(path, memoryLimitMB)
+        process.arguments = launcher.workerArguments(loadPath, memoryLimitMB)
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash is reported by the host at once, not after symbolication
         process.environment = environment
@@ -91,14 +100,25 @@ public final class IsolatedPlugin {
         let newline = first.firstIndex(of: 0x0A) ?? first.endIndex
         let hello = WorkerMessage(line: String(decoding: first[first.startIndex..<newline], as: UTF8.self))
         guard case .hello(let helloID, let helloVersion, _, let names)? = hello else {
-            process.terminate()
             if case .error(_, let reason)? = hello {
+                process.terminate()
                 throw PluginLoadError(path: path, reason: reason, remedy: "fix or remove the plugin")
             }
-            let status = process.isRunning ? 0 : process.terminationStatus
-            throw PluginLoadError(
-                path: path, reason: "its worker process exited while loading it (status \(status))",
-                remedy: "fix or remove the plugin")
+            // No hello: the worker died (its stdout closed first; wait until it is reaped) or hangs.
+            let gone = Date().addingTimeInterval(2)
+            while process.isRunning && Date() < gone { usleep(2_000) }
+            let hung = process.isRunning
+            if hung {
+                kill(process.processIdentifier, SIGKILL)
+                let killed = Date().addingTimeInterval(2)
+                while process.isRunning && Date() < killed { usleep(2_000) }
+            }
+            let reason = hung
+                ? "hung while loading (no hello from its worker in 10 s)"
+                : process.terminationReason == .uncaughtSignal
+                    ? "crashed while loading (signal \(process.terminationStatus))"
+                    : "its worker process exited while loading it (status \(process.terminationStatus))"
+            throw PluginLoadError(path: path, reason: reason, remedy: "fix or remove the plugin")
         }
         if newline < first.endIndex { buffer = Data(first[first.index(after: newline)...]) }
         id = helloID
@@ -223,9 +243,64 @@ public final class IsolatedPlugin {
         send(.destroy(instance: number))
     }
 
+    /// A message for one of this plugin's components arrived while the plugin is disabled.
+    fileprivate func drop(_ message: Message) {
+        onDropped?(message, "plugin \(id) is disabled (it crashed 3 times in a minute)")
+    }
+
     fileprivate func send(_ message: WorkerMessage) {
         guard !disabled, let input, process?.isRunning == true else { return }
         input.write(Data((message.line + "\n").utf8))
+    }
+
+    // MARK: Hot reload
+
+    /// `--isolate --watch`: a new build of the plugin, at `file` (a staged copy of ``path``), replaces the
+    /// running one. It is probed first; if it does not load, this throws and the old worker keeps serving.
+    /// Otherwise the old worker stops, a new one loads `file`, and every live component is brought back as
+    /// after a crash (new instance, page lifecycle, every cached message replayed). A disabled plugin is
+    /// enabled again. Returns the names of the live components brought back.
+    @discardableResult
+    public func reload(from file: String) throws(PluginLoadError) -> [String] {
+        if let error = PluginProbe.inspect(file: file, launcher: launcher).loadError {
+            throw PluginLoadError(
+                path: path, reason: error.reason, remedy: error.remedy + "; the previous build keeps serving")
+        }
+        stopWorker()
+        let previous = loadPath
+        loadPath = file
+        do {
+            try launch()
+        } catch {
+            loadPath = previous
+            disabled = true
+            onEvent?(.disabled(path: path, id: id))
+            throw error
+        }
+        disabled = false
+        crashes = []
+        for (number, component) in components.sorted(by: { $0.key < $1.key }) {
+            component.removeOwnControls()
+            createInstance(number, name: component.componentName)
+            component.replayState(excludingLastDelivered: false)
+        }
+        return components.values.map(\.componentName).uniqued().sorted()
+    }
+
+    /// Stops the worker without counting it as a crash.
+    private func stopWorker() {
+        heartbeat?.cancel()
+        heartbeat = nil
+        source?.cancel()
+        source = nil
+        input = nil
+        guard let process else { return }
+        self.process = nil
+        process.terminate()
+        let deadline = Date().addingTimeInterval(2)
+        while process.isRunning && Date() < deadline { usleep(2_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        buffer = Data()
     }
 
     /// Stops the worker (host exit).
@@ -252,6 +327,7 @@ final class IsolatedComponent: ForeignComponent {
     private var lastDelivered: String?
 
     override func deliver(_ message: Message) {
+        if let plugin, plugin.disabled { return plugin.drop(message) }
         lastDelivered = message.id
         super.deliver(message)
     }
