@@ -1,4 +1,5 @@
 import ArgumentParser
+import StradaPluginHost
 
 /// `strada-host plugin …`: manage the plugins directory.
 struct Plugin: ParsableCommand {
@@ -14,4 +15,15 @@ struct Plugin: ParsableCommand {
 struct PluginDirectoryOptions: ParsableArguments {
     @Option(name: .customLong("plugins"), help: "The plugins directory (default: ~/.local/share/strada/plugins, or $XDG_DATA_HOME/strada/plugins).")
     var directory: String?
+
+    /// An installer for that directory whose probes print a refusing plugin's own log line.
+    func installer() -> PluginInstaller {
+        PluginInstaller(
+            directory: directory ?? PluginDirectories.userDefault,
+            probe: { file in
+                let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
+                status.printLogIfRefused()
+                return status
+            })
+    }
 }

@@ -14,13 +14,7 @@ struct PluginInstall: ParsableCommand {
     @OptionGroup var options: PluginDirectoryOptions
 
     func run() throws {
-        let installer = PluginInstaller(
-            directory: options.directory ?? PluginDirectories.userDefault,
-            probe: { file in
-                let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
-                status.printLogIfRefused()
-                return status
-            })
+        let installer = options.installer()
         do {
             for status in try installer.install(source) {
                 print("installed \(status.id ?? "?") \(status.version ?? "?") (\(status.components.joined(separator: ", "))) → \(status.path)")

@@ -12,13 +12,7 @@ struct PluginRemove: ParsableCommand {
     @OptionGroup var options: PluginDirectoryOptions
 
     func run() throws {
-        let installer = PluginInstaller(
-            directory: options.directory ?? PluginDirectories.userDefault,
-            probe: { file in
-                let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
-                status.printLogIfRefused()
-                return status
-            })
+        let installer = options.installer()
         do {
             print("removed \(try installer.remove(name))")
         } catch {
