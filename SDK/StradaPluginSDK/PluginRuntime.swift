@@ -103,7 +103,7 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
     private lazy var controls: UnsafePointer<strada_controls_v1>? = {
         guard let lookup = host.pointee.get_extension, let table = lookup(host, STRADA_CONTROLS_EXTENSION_V1) else { return nil }
         let controls = table.assumingMemoryBound(to: strada_controls_v1.self)
-        return controls.pointee.struct_size >= UInt32(MemoryLayout<strada_controls_v1>.size) ? UnsafePointer(controls) : nil
+        return controls.pointee.struct_size >= STRADA_CONTROLS_V1_MIN_SIZE_1_0 ? UnsafePointer(controls) : nil
     }()
     let location = ""
     var destination: (any BridgeDestination)? { self }

@@ -32,8 +32,9 @@ public struct StradaPlugin: Sendable {
     public func export(host: UnsafeRawPointer?, into plugin: UnsafeMutableRawPointer?) -> Int32 {
         guard let host, let plugin else { return STRADA_ERR_INVALID_ARGUMENT }
         let table = host.assumingMemoryBound(to: strada_host_api_v1.self)
-        // ABI 1.0's host table is 88 bytes; this SDK uses nothing newer, so any 1.x host will do.
-        guard table.pointee.abi_major == STRADA_PLUGIN_ABI_MAJOR, table.pointee.struct_size >= 88
+        // This SDK uses nothing newer than ABI 1.0's host table, so any 1.x host will do.
+        guard table.pointee.abi_major == STRADA_PLUGIN_ABI_MAJOR,
+            table.pointee.struct_size >= STRADA_HOST_API_V1_MIN_SIZE_1_0
         else { return STRADA_ERR_INVALID_ARGUMENT }
         guard Thread.isMainThread else {
             withStradaString("\(id): the entry point must be called on the host's main thread") { text in

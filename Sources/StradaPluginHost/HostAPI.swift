@@ -126,16 +126,22 @@ enum HostAPI {
     /// The last settings handed out and the address of their C string (never freed: callers may hold it).
     private static let codecCache = Mutex<(json: String, address: UInt)>(("", 0))
 
+    /// Never NULL (the header promises it): if a copy of changed settings cannot be made, the last copy
+    /// (or the defaults, a static string) is handed out.
     private static let codecSettingsJSON: @convention(c) (UnsafePointer<strada_host_api_v1>?) -> UnsafePointer<CChar>? = { _ in
         let json = Strada.config.codec.json
         let address = codecCache.withLock { cache in
-            if cache.json != json || cache.address == 0 {
-                cache = (json, UInt(bitPattern: strdup(json)))
+            if cache.json != json || cache.address == 0, let copy = strdup(json) {
+                cache = (json, UInt(bitPattern: copy))
             }
             return cache.address
         }
         return UnsafePointer(bitPattern: address)
+            ?? UnsafeRawPointer(defaultCodecSettings.utf8Start).assumingMemoryBound(to: CChar.self)
     }
+
+    /// `CodecSettings().json`, in static storage (NUL-terminated).
+    static let defaultCodecSettings: StaticString = #"{"dates":"deferredToDate","keys":"useDefaultKeys"}"#
 
     private struct MainThreadWork: @unchecked Sendable {  // the plugin promises fn/context may move threads
         let fn: strada_main_thread_fn
@@ -150,10 +156,12 @@ enum HostAPI {
     }
 
     private static let setButton: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, UnsafePointer<strada_button_v1>?) -> strada_status = { _, handle, spec in
-        guard let spec, spec.pointee.struct_size >= UInt32(MemoryLayout<strada_button_v1>.size),
-            let id = spec.pointee.id.string, !id.isEmpty, let title = spec.pointee.title.string
+        // ABI 1.0's size, not this header's: a later 1.x struct is larger, and a 1.0 plugin's is still valid.
+        guard let spec, spec.pointee.struct_size >= STRADA_BUTTON_V1_MIN_SIZE_1_0,
+            let id = spec.pointee.id.string, !id.isEmpty, let title = spec.pointee.title.string,
+            let iconName = spec.pointee.icon_name.string
         else { return STRADA_ERR_INVALID_ARGUMENT }
-        let icon = spec.pointee.icon_name.string.flatMap { $0.isEmpty ? nil : $0 }
+        let icon = iconName.isEmpty ? nil : iconName
         let style: ButtonStyle = switch Int32(spec.pointee.style) {
         case STRADA_BUTTON_STYLE_SUGGESTED: .suggested
         case STRADA_BUTTON_STYLE_DESTRUCTIVE: .destructive

@@ -73,7 +73,7 @@ extension PluginDescriptor {
             let raw = lookup(table.plugin_context, STRADA_CONTROL_EVENTS_EXTENSION_V1)
         else { return }
         let events = raw.assumingMemoryBound(to: strada_control_events_v1.self)
-        guard events.pointee.struct_size >= UInt32(MemoryLayout<strada_control_events_v1>.size) else { return }
+        guard events.pointee.struct_size >= STRADA_CONTROL_EVENTS_V1_MIN_SIZE_1_0 else { return }
         withStradaString(id) { controlID in withStradaString(json) { events.pointee.control_event(instance, controlID, $0) } }
     }
 

@@ -205,10 +205,6 @@ public final class PluginLoader {
         return Self.validate(described, path: path, manifest: manifest, handle: UInt(bitPattern: handle))
     }
 
-    /// `sizeof(strada_plugin_v1)` in ABI 1.0: the least a plugin may declare. Later 1.x plugins are larger;
-    /// the host reads only the fields it knows.
-    static let pluginStructSizeV1_0: UInt32 = 104
-
     static func hasELFHeader(_ path: String) -> Bool {
         guard let file = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? file.close() }
@@ -219,8 +215,11 @@ public final class PluginLoader {
     static func validate(_ described: UnsafePointer<strada_plugin_v1>?, path: String, manifest: PluginManifest?, handle: UInt) -> Result<LoadedPlugin, PluginLoadError> {
         guard let described else { return .failure(.invalidDescription(path, "the entry point returned success but no description")) }
         let table = described.pointee
-        guard table.struct_size >= Self.pluginStructSizeV1_0 else {
-            return .failure(.invalidDescription(path, "struct_size \(table.struct_size) is smaller than ABI 1.0's \(Self.pluginStructSizeV1_0)"))
+        // ABI 1.0's size is the least a plugin may declare; later 1.x plugins are larger and the host reads
+        // only the fields it knows.
+        guard table.struct_size >= STRADA_PLUGIN_V1_MIN_SIZE_1_0 else {
+            return .failure(.invalidDescription(
+                path, "struct_size \(table.struct_size) is smaller than ABI 1.0's \(STRADA_PLUGIN_V1_MIN_SIZE_1_0)"))
         }
         guard table.abi_major == STRADA_PLUGIN_ABI_MAJOR else { return .failure(.otherMajor(path, Int(table.abi_major))) }
         guard table.abi_minor <= STRADA_PLUGIN_ABI_MINOR else {
@@ -229,7 +228,17 @@ public final class PluginLoader {
         guard let idPointer = table.plugin_id, let id = String(validatingCString: idPointer), !id.isEmpty else {
             return .failure(.invalidDescription(path, "plugin_id is missing"))
         }
-        let version = table.plugin_version.flatMap { String(validatingCString: $0) } ?? "0.0.0"
+        if let problem = PluginNames.problem(pluginID: id) { return .failure(.invalidDescription(path, problem)) }
+        var version = "0.0.0"
+        if let versionPointer = table.plugin_version {
+            guard let declared = String(validatingCString: versionPointer) else {
+                return .failure(.invalidDescription(path, "plugin_version is not UTF-8"))
+            }
+            if let problem = PluginNames.problem(version: declared) {
+                return .failure(.invalidDescription(path, problem))
+            }
+            version = declared
+        }
         guard table.component_count > 0, let names = table.component_names else {
             return .failure(.invalidDescription(path, "it declares no components"))
         }
@@ -237,6 +246,9 @@ public final class PluginLoader {
         for index in 0..<Int(table.component_count) {
             guard let namePointer = names[index], let name = String(validatingCString: namePointer), !name.isEmpty else {
                 return .failure(.invalidDescription(path, "component name \(index) is missing or not UTF-8"))
+            }
+            if let problem = PluginNames.problem(componentName: name) {
+                return .failure(.invalidDescription(path, problem))
             }
             componentNames.append(name)
         }
@@ -272,4 +284,52 @@ public enum PluginHostExtensions {
     public static func register(id: String, table: UnsafeRawPointer) {
         HostAPI.extensions.withLock { $0[id] = UInt(bitPattern: table) }
     }
+}
+
+/// The naming rules of `strada_plugin.h` ("Names"): what a plugin may call itself, its components and its
+/// version. Component names go into the user agent (`bridge-components: [a b]`) and prefix control ids
+/// (`form.submit`), so spaces, brackets and dots would break both.
+enum PluginNames {
+    static let componentNameRule = "1 to 64 ASCII letters, digits, '-' or '_' starting with a letter"
+    static let pluginIDRule = "1 to 128 ASCII letters, digits, '.', '-' or '_' starting with a letter"
+    static let versionRule = "1 to 64 printable ASCII characters without spaces"
+
+    /// Why `name` is not a valid component name, or `nil`.
+    static func problem(componentName name: String) -> String? {
+        let bytes = Array(name.utf8)
+        guard (1...64).contains(bytes.count), isLetter(bytes[0]),
+            bytes.allSatisfy({ isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") })
+        else {
+            return "component name \(String(reflecting: name)) is not \(componentNameRule)"
+        }
+        return nil
+    }
+
+    /// Why `id` is not a valid plugin id, or `nil`.
+    static func problem(pluginID id: String) -> String? {
+        let bytes = Array(id.utf8)
+        let allowed: Set<UInt8> = [UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_")]
+        guard (1...128).contains(bytes.count), isLetter(bytes[0]),
+            bytes.allSatisfy({ isLetter($0) || isDigit($0) || allowed.contains($0) })
+        else {
+            return "plugin_id \(String(reflecting: id)) is not \(pluginIDRule)"
+        }
+        return nil
+    }
+
+    /// Why `version` is not a valid plugin version, or `nil`: printable ASCII without spaces, 1 to 64 bytes
+    /// (by convention a semantic version; the host only shows it).
+    static func problem(version: String) -> String? {
+        let bytes = Array(version.utf8)
+        guard (1...64).contains(bytes.count), bytes.allSatisfy({ (0x21...0x7E).contains($0) }) else {
+            return "plugin_version \(String(reflecting: version)) is not \(versionRule)"
+        }
+        return nil
+    }
+
+    private static func isLetter(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
 }

@@ -122,6 +122,50 @@ struct PluginLoaderTests {
         ])
     }
 
+    /// The "Names" rules of strada_plugin.h: component names go into the user agent and prefix control ids.
+    @Test(arguments: [
+        (#"{"echo two"}"#, #"component name "echo two" is not "# + PluginNames.componentNameRule),
+        (#"{"form.x"}"#, #"component name "form.x" is not "# + PluginNames.componentNameRule),
+        (#"{"2fa"}"#, #"component name "2fa" is not "# + PluginNames.componentNameRule),
+        (#"{"echo", 0}"#, "component name 1 is missing or not UTF-8"),
+    ])
+    func aComponentNameBreakingTheRulesIsRefused(names: String, problem: String) throws {
+        let count = names.hasSuffix(", 0}") ? "2" : "1"
+        let path = try library("libnames.so", source: Self.cPlugin
+            .replacingOccurrences(of: #"names[] = {"echo"}"#, with: "names[] = \(names)")
+            .replacingOccurrences(of: "STRADA_PLUGIN_ABI_MINOR, 1,", with: "STRADA_PLUGIN_ABI_MINOR, \(count),"))
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): invalid plugin description: \(problem) — rebuild it against SDK 1.x"
+        ])
+    }
+
+    @Test(arguments: [
+        (#""dev test", "0.1.0""#, #"plugin_id "dev test" is not "# + PluginNames.pluginIDRule),
+        (#""dev/test", "0.1.0""#, #"plugin_id "dev/test" is not "# + PluginNames.pluginIDRule),
+        (#""dev.test.echo", "1.0 beta""#, #"plugin_version "1.0 beta" is not "# + PluginNames.versionRule),
+        (#""dev.test.echo", "1.0\n""#, #"plugin_version "1.0\n" is not "# + PluginNames.versionRule),
+    ])
+    func anIdOrVersionBreakingTheRulesIsRefused(declared: String, problem: String) throws {
+        let path = try library(
+            "libid.so", source: Self.cPlugin.replacingOccurrences(of: #""dev.test.echo", "0.1.0""#, with: declared))
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.map(\.description) == [
+            "plugin \(path): invalid plugin description: \(problem) — rebuild it against SDK 1.x"
+        ])
+    }
+
+    @Test func aMissingVersionIsShownAsZeroAndReverseDNSIdsWithDashesLoad() throws {
+        try library("libid.so", source: Self.cPlugin
+            .replacingOccurrences(of: #""dev.test.echo", "0.1.0""#, with: #""dev.test.echo-c_2", 0"#)
+            .replacingOccurrences(of: #"names[] = {"echo"}"#, with: #"names[] = {"overflow-menu_2"}"#))
+        let report = loader.load(directories: [directory])
+        #expect(report.errors.isEmpty)
+        #expect(report.plugins.first?.version == "0.0.0")
+        #expect(report.plugins.first?.id == "dev.test.echo-c_2")
+        #expect(report.componentNames == ["overflow-menu_2"])
+    }
+
     @Test func aPluginFileWritableByOtherUsersIsRefused() throws {
         let path = try library("libecho.so", source: Self.cPlugin)
         chmod(path, 0o666)
@@ -197,33 +241,6 @@ struct SHA256Tests {
     ])
     func digestsMatchTheFIPSVectors(input: String, digest: String) {
         #expect(SHA256.hex(Array(input.utf8)) == digest)
-    }
-}
-
-@Suite(.temporaryDirectories)
-struct ABILayoutTests {
-    @Test func structLayoutsMatchThePinnedCLayout() {
-        #expect(MemoryLayout<strada_string>.size == 16)
-        #expect(MemoryLayout<strada_button_v1>.size == 64)
-        #expect(MemoryLayout<strada_button_v1>.offset(of: \.enabled) == 56)
-        #expect(MemoryLayout<strada_host_api_v1>.size == 88)
-        #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.reply) == 24)
-        #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.remove_button) == 64)
-        #expect(MemoryLayout<strada_plugin_v1>.size == 104)
-        #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.create_instance) == 48)
-        #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.shutdown) == 88)
-        #expect(MemoryLayout<strada_plugin_v1>.offset(of: \.get_extension) == 96)
-        #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.get_extension) == 72)
-        #expect(MemoryLayout<strada_host_api_v1>.offset(of: \.reply_to_event) == 80)
-    }
-
-    @Test func theHeaderCompilesCleanAsC11AndCxx17() throws {
-        let source = (try TemporaryDirectory.make("header-check") as NSString).appendingPathComponent("check.c")
-        try "#include \"strada_plugin.h\"\nint main(void) { return STRADA_PLUGIN_ABI_MAJOR - 1; }\n".write(toFile: source, atomically: true, encoding: .utf8)
-        for (compiler, flags) in [("cc", ["-std=c11", "-x", "c"]), ("c++", ["-std=c++17", "-x", "c++"])] {
-            let result = try CCompiler.check(source, compiler: compiler, flags: flags + ["-Wall", "-Wextra", "-pedantic", "-Werror"])
-            #expect(result.status == 0, "\(compiler) \(flags) failed")
-        }
     }
 }
 
