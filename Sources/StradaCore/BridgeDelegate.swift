@@ -71,6 +71,14 @@ public final class BridgeDelegate: BridgingDelegate {
         for name in existing.keys.sorted() { existing[name]!.destroy() }
     }
 
+    /// Destroys this page's instance of `name`, if any (its plugin is gone). `false` if there was none.
+    @discardableResult
+    package func destroyComponent(named name: String) -> Bool {
+        guard let component = components.removeValue(forKey: name) else { return false }
+        component.destroy()
+        return true
+    }
+
     /// Replaces the instance of component `name` with a new one from its registration (hot reload): the old
     /// instance is destroyed, the new one is created and gets the page's lifecycle state and every cached
     /// last-message-per-event replayed in arrival order, so it shows what the page expects (e.g. the native

@@ -267,6 +267,11 @@ public final class HostSession {
             automation?.emit(.pluginReloadFailed(path: path, error: error))
         case .removed(let path, let components):
             logger.info("plugin \(path) was removed; components [\(components.joined(separator: " "))] are gone")
+            // Instances go before the plugin's shutdown (below); a name another plugin also serves is reloaded.
+            let orphans = components.filter { registry.owner(of: $0) == nil }
+            navigator.destroyComponents(named: orphans, registrations: registry.registrations)
+            let adopted = components.filter { registry.owner(of: $0) != nil }
+            _ = navigator.reloadComponents(named: adopted, registrations: registry.registrations)
             automation?.emit(.pluginRemoved(path: path, components: components))
         case .added(let generation):
             let plugin = generation.plugin
@@ -286,6 +291,8 @@ public final class HostSession {
                 components: generation.plugin.componentNames, reinstantiated: reloaded,
                 milliseconds: milliseconds, residentKilobytesDelta: residentDelta))
         }
+        // The replaced or removed build's instances are gone now: its plugin gets its shutdown.
+        registry.retireReplaced()
         if window.setComponentNames(registry.componentNames) {
             let names = registry.componentNames
             logger.info("the set of components changed to [\(names.joined(separator: " "))]: user agent updated, page reloaded")

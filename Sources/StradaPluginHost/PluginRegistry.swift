@@ -30,6 +30,7 @@ public final class PluginRegistry {
     private let directories: [String]
     private let logger: Logger
     private let stagingDirectory: String?
+    private var stagedCopies = 0
     private var generations: [String: Generation] = [:]
     private var counter = 0
 
@@ -79,7 +80,8 @@ public final class PluginRegistry {
 
     /// The host is stopping: every plugin gets its `shutdown`.
     public func shutdownAll() {
-        for generation in orderedGenerations { retire(generation) }
+        retireReplaced()
+        for generation in orderedGenerations { generation.plugin.shutdown() }
         generations.removeAll()
         // The staged copies stay mapped while the process lives; their names can go now.
         if let stagingDirectory { try? FileManager.default.removeItem(atPath: stagingDirectory) }
@@ -104,7 +106,7 @@ public final class PluginRegistry {
         }
         guard FileManager.default.fileExists(atPath: path) else {
             guard let gone = generations.removeValue(forKey: path) else { return .unchanged(path: path) }
-            retire(gone)
+            retiring.append(gone)
             return .removed(path: path, components: gone.plugin.componentNames)
         }
         let previous = generations[path]
@@ -119,7 +121,7 @@ public final class PluginRegistry {
             return .failed(path: path, error: error.description)
         case .success(let generation):
             guard let previous else { return .added(generation) }
-            retire(previous)
+            retiring.append(previous)
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
             return .reloaded(generation, previous: previous, milliseconds: milliseconds, residentKilobytesDelta: Self.residentKilobytes() - residentBefore)
         }
@@ -136,8 +138,9 @@ public final class PluginRegistry {
         }
     }
 
-    /// Copies `path` (and its manifest) to a unique name in the staging folder, named by content, so the
-    /// watched file is never loaded where a compiler may be writing it. Returns the copy and its SHA-256.
+    /// Copies `path` (and its manifest) to a new name in the staging folder, so the watched file is never
+    /// loaded where a compiler may be writing it, and every load is a new image with fresh static state (even
+    /// when a build identical to an earlier one comes back). Returns the copy and its SHA-256.
     public func stage(_ path: String) -> Result<(path: String, sha256: String), PluginLoadError> {
         guard let stagingDirectory else { return .success((path, "")) }
         // The loader makes the trust and manifest checks again, on the staged copy and its manifest.
@@ -145,7 +148,8 @@ public final class PluginRegistry {
         guard let hash = try? PluginManifest.sha256(ofFile: path) else {
             return .failure(PluginLoadError(path: path, reason: "cannot be read", remedy: "check its permissions"))
         }
-        let name = "\(hash.prefix(16))-\((path as NSString).lastPathComponent)"
+        stagedCopies += 1
+        let name = "\(stagedCopies)-\(hash.prefix(16))-\((path as NSString).lastPathComponent)"
         let staged = (stagingDirectory as NSString).appendingPathComponent(name)
         do {
             if !FileManager.default.fileExists(atPath: staged) {
@@ -191,8 +195,15 @@ public final class PluginRegistry {
         }
     }
 
-    private func retire(_ generation: Generation) {
-        generation.plugin.shutdown()
+    /// Generations replaced or removed by ``fileChanged(_:)``, waiting for ``retireReplaced()``.
+    private var retiring: [Generation] = []
+
+    /// Gives every generation that a file change replaced or removed its `shutdown`. Call it once their live
+    /// instances are gone (replaced or destroyed): the ABI promises `destroy_instance` before `shutdown`.
+    public func retireReplaced() {
+        let done = retiring
+        retiring.removeAll()
+        for generation in done { generation.plugin.shutdown() }
     }
 
     /// Resident set size of this process, from /proc/self/statm.

@@ -150,6 +150,16 @@ struct CodecConfigurationEndToEndTests {
         #expect(try await host.waitForExit() == 0)
     }
 
+    @Test func underIsolationTheHostsSnakeCaseSettingReachesThePluginsWorker() async throws {
+        let host = try HostProcess(
+            page: Repository.path("Tests/EndToEndTests/Fixtures/snake-case.html"),
+            arguments: ["--plugins", try PluginsDirectory.make(), "--keys", "snakeCase", "--isolate"])
+        let added = try await host.waitFor("control.added")
+        #expect((added["control"] as? [String: Any])?["title"] as? String == "Snake Go")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
     @Test func withDefaultKeysTheSnakeCaseFieldIsNotUnderstood() async throws {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/snake-case.html"),

@@ -37,6 +37,29 @@ struct HotReloadTests {
 
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
+        // The ABI's order: the old build's instance was destroyed before the old build's shutdown.
+        let log = host.standardError
+        let destroyed = try #require(log.range(of: "hot v1: destroy_instance"))
+        let shutDown = try #require(log.range(of: "hot v1: shutdown"))
+        #expect(destroyed.lowerBound < shutDown.lowerBound)
+    }
+
+    @Test func aBuildIdenticalToAnEarlierOneComesBackAsAFreshImage() async throws {
+        let plugins = try PluginsDirectory.make(plugins: [])
+        let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
+        try Self.buildHotPlugin(version: "v1", at: plugin)
+        let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
+        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v1" }
+        for (version, generation) in [("v2", 2), ("v1", 3)] {
+            try Self.buildHotPlugin(version: version, at: plugin)
+            try await host.waitFor("plugin.reloaded") { $0["generation"] as? Int == generation }
+            try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == version }
+        }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+        // The second v1 is a new image with its own static state, not the first one's entry point run again.
+        #expect(host.standardError.components(separatedBy: "hot v1: entry, fresh image").count - 1 >= 2)
+        #expect(!host.standardError.contains("hot v1: entry again"))
     }
 
     @Test func aBrokenRebuildLeavesThePreviousBuildServing() async throws {

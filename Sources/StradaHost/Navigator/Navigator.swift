@@ -332,6 +332,12 @@ final class Navigator {
         return reloaded
     }
 
+    /// A plugin is gone: every screen's instances of `names` are destroyed.
+    func destroyComponents(named names: [String], registrations: [ComponentRegistration]) {
+        self.registrations = registrations
+        for screen in stack { screen.destroy(components: names, registrations: registrations) }
+    }
+
     /// The host is stopping: the top screen disappears, every screen's controls and components go.
     func tearDown() {
         top?.disappear()

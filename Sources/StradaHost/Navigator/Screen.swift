@@ -80,6 +80,12 @@ final class Screen: BridgeDestination {
         if shown, let bridge { appear(bridge: bridge) }
     }
 
+    /// A plugin is gone: its components' instances here are destroyed; new screens use `registrations`.
+    func destroy(components names: [String], registrations: [ComponentRegistration]) {
+        self.registrations = registrations
+        for name in names { delegate.destroyComponent(named: name) }
+    }
+
     /// Hot reload: new registrations for screens created from now on, and fresh instances of `names` here.
     func reload(components names: [String], registrations: [ComponentRegistration]) -> [String] {
         self.registrations = registrations

@@ -81,6 +81,8 @@ public final class IsolatedPlugin {
         process.arguments = launcher.workerArguments(loadPath, memoryLimitMB)
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash is reported by the host at once, not after symbolication
+        // The worker's plugins see the host's codec settings, as in-process plugins do.
+        environment[PluginWorker.codecEnvironmentKey] = Strada.config.codec.json
         process.environment = environment
         let toWorker = Pipe(), fromWorker = Pipe()
         process.standardInput = toWorker

@@ -17,7 +17,13 @@ public final class PluginWorker {
     private var source: (any DispatchSourceRead)?
 
     /// Loads `file` and says hello, or prints the error and exits 1.
+    /// The environment variable the host passes its codec settings to the worker in (JSON).
+    nonisolated static let codecEnvironmentKey = "STRADA_WORKER_CODEC"
+
     nonisolated public static func run(file: String, logger: Logger) -> Never {
+        if let codec = ProcessInfo.processInfo.environment[codecEnvironmentKey] {
+            Strada.config.codec = CodecSettings(json: codec)
+        }
         MainActor.assumeIsolated {
             switch PluginLoader(logger: logger).load(file: file) {
             case .failure(let error):

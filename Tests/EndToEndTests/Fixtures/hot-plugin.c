@@ -70,15 +70,28 @@ static void control_activated(strada_plugin_instance *plugin_instance, strada_st
     the_host->reply_to_event(the_host, self->host_instance, str("connect"), str("{\"version\":\"" VERSION "\"}"));
 }
 
-static void destroy(strada_plugin_instance *plugin_instance) { free(plugin_instance); }
+/* Both log, so tests can see the ABI's order: every instance destroyed before its plugin's shutdown. */
+static void destroy(strada_plugin_instance *plugin_instance) {
+    the_host->log(the_host, STRADA_LOG_INFO, str("hot " VERSION ": destroy_instance"));
+    free(plugin_instance);
+}
+
+static void shutdown(void *plugin_context) {
+    (void)plugin_context;
+    the_host->log(the_host, STRADA_LOG_INFO, str("hot " VERSION ": shutdown"));
+}
 
 static const char *names[] = {"hot"};
 static const strada_plugin_v1 plugin = {
     sizeof(strada_plugin_v1), STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR, 1, "dev.test.hot", VERSION, names, 0,
-    create, receive, 0, control_activated, destroy, 0, 0};
+    create, receive, 0, control_activated, destroy, shutdown, 0};
+
+static int loads;  /* static state: a fresh image starts at 0 */
 
 STRADA_PLUGIN_ENTRY_V1_DEFINE {
     the_host = host;
+    loads += 1;
+    host->log(host, STRADA_LOG_INFO, str(loads == 1 ? "hot " VERSION ": entry, fresh image" : "hot " VERSION ": entry again"));
     *out_plugin = &plugin;
     return STRADA_OK;
 }
