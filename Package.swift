@@ -123,7 +123,7 @@ let package = Package(
             name: "StradaCoreTests",
             dependencies: ["StradaCore", "StradaTesting", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "StradaEngineGTKTests", dependencies: ["StradaEngineGTK", "StradaCore"]),
+        .testTarget(name: "StradaEngineGTKTests", dependencies: ["StradaEngineGTK", "StradaCore", "CWebKitGTK"]),
         .testTarget(name: "StradaAutomationTests", dependencies: ["StradaAutomation", "StradaCore", "TestSupport"]),
         .testTarget(
             name: "StradaPluginHostTests",

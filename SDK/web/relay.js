@@ -8,6 +8,10 @@
  */
 (function () {
   "use strict";
+  // Once per document: evaluated again (a second injection), it must not post every message twice. The
+  // flag lives in this isolated world, so the page cannot see or set it.
+  if (window.__stradaRelayInstalled) return;
+  window.__stradaRelayInstalled = true;
   var handler = window.webkit.messageHandlers["strada"];
   // Text over the bridge's size limit (16 MiB, JSONLimits.messages in WebView.swift; a UTF-16 length never
   // exceeds the UTF-8 size) is not copied into the host: a short notice says how long it was.

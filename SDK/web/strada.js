@@ -285,7 +285,12 @@
        */
       send(event, data, callback) {
         if (this.platformOptingOut) return null;
-        var payload = Object.assign({}, data || {});
+        // Own properties copied as own properties: Object.assign would make a "__proto__" key the prototype.
+        var payload = {};
+        var source = data || {};
+        Object.keys(source).forEach(function (key) {
+          Object.defineProperty(payload, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+        });
         payload.metadata = { url: window.location.href };
         var message = { component: this.component, event: event, data: payload, callback: callback };
         var bridge = this.bridge;

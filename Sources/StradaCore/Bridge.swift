@@ -31,14 +31,16 @@ public final class Bridge {
     public weak var delegate: BridgeDelegate?
     /// Sees all traffic.
     public var observer: (@MainActor (BridgeTraffic) -> Void)?
-    private let logger: Logger
+    /// The logger passed in, else `Strada.config.logger` as it is when a line is written (set it any time).
+    private var logger: Logger { explicitLogger ?? Strada.config.logger }
+    private let explicitLogger: Logger?
     private let limits: BridgeLimits
     private var rate: TokenBucket
     private var rejectionLog = LogThrottle(linesPerSecond: 10, linesPerKindPerSecond: 3)
 
     public init(webView: any BridgeWebView, logger: Logger? = nil, limits: BridgeLimits = BridgeLimits()) {
         self.webView = webView
-        self.logger = logger ?? Strada.config.logger
+        explicitLogger = logger
         self.limits = limits
         self.rate = TokenBucket(perSecond: limits.maxMessagesPerSecond)
     }
@@ -146,7 +148,8 @@ public final class Bridge {
             logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: its jsonData is not valid JSON")
             return nil
         }
-        return "window.nativeBridge.replyWith(" + wire + ")"
+        // JSON text parsed in the page, not an object literal: a "__proto__" key stays an own property.
+        return "window.nativeBridge.replyWith(JSON.parse(" + JSON.string(wire).serialized() + "))"
     }
 
     private func evaluate(_ script: String, completion: @escaping @MainActor ((any Error)?) -> Void) {

@@ -13,7 +13,11 @@ public final class BridgeDelegate: BridgingDelegate {
     private let registrations: [ComponentRegistration]
     private var components: [String: any ComponentEndpoint] = [:]
     private var isActive = false
-    private let logger: Logger
+    /// The logger passed in, else `Strada.config.logger` as it is when a line is written.
+    private var logger: Logger { explicitLogger ?? Strada.config.logger }
+    private let explicitLogger: Logger?
+    /// Set by ``destroyComponents()``: a destroyed page never replies again.
+    private var isDestroyed = false
     /// Called once per component, right after it is created (tests).
     package var onComponentInitialized: (@MainActor (any ComponentEndpoint) -> Void)?
 
@@ -27,7 +31,7 @@ public final class BridgeDelegate: BridgingDelegate {
         self.location = location
         self.destination = destination
         self.registrations = components
-        self.logger = logger ?? Strada.config.logger
+        explicitLogger = logger
     }
 
     /// The registered component names, in registration order, without duplicates.
@@ -66,6 +70,7 @@ public final class BridgeDelegate: BridgingDelegate {
     /// The page is gone for good: deactivates it and calls `onDestroy()` on each component, then drops them.
     package func destroyComponents() {
         isActive = false
+        isDestroyed = true
         let existing = components
         components.removeAll()
         for name in existing.keys.sorted() { existing[name]!.destroy() }
@@ -159,19 +164,28 @@ public final class BridgeDelegate: BridgingDelegate {
 
     // MARK: Replies
 
-    public func reply(with message: Message) -> Bool {
-        guard let bridge else {
-            logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: the page has no web view any more")
-            return false
+    /// The bridge, if this page is its live owner: not destroyed, and the page the bridge routes to now.
+    /// Anything else (a popped or covered screen, a page whose web view another page took) must not reply.
+    private func liveBridge(for message: Message) -> Bridge? {
+        let why: String
+        if isDestroyed {
+            why = "its page was destroyed"
+        } else if let bridge, bridge.delegate === self {
+            return bridge
+        } else {
+            why = "the page has no web view any more"
         }
+        logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: \(why)")
+        return nil
+    }
+
+    public func reply(with message: Message) -> Bool {
+        guard let bridge = liveBridge(for: message) else { return false }
         return bridge.reply(with: message)
     }
 
     public func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void) {
-        guard let bridge else {
-            logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: the page has no web view any more")
-            return completion(.success(false))
-        }
+        guard let bridge = liveBridge(for: message) else { return completion(.success(false)) }
         bridge.reply(with: message, completion: completion)
     }
 }

@@ -58,16 +58,21 @@ public struct JSONParseError: Error, CustomStringConvertible, Sendable, Equatabl
 // MARK: - Parsing
 
 extension JSON {
-    /// Parses one JSON text (RFC 8259). Rejects trailing garbage, lone surrogates, and input beyond `limits`.
+    /// Parses one JSON text (RFC 8259). Rejects trailing garbage and input beyond `limits`. A lone surrogate
+    /// escape (`"\ud800"`, which `JSON.stringify` writes for a truncated emoji) is valid JSON text: it reads as
+    /// U+FFFD in the Swift string (the raw text of message data is kept as the page wrote it).
     public init(parsing text: String, limits: JSONLimits = .messages) throws(JSONParseError) {
         self = try JSON.parse(text, limits: limits, capturing: nil).value
     }
 
     /// Parses `text` and also returns the exact text of the top-level object's member `key`, if present
     /// (so a message's `data` can be kept as the page sent it, without serialising it again).
-    static func parse(_ text: String, limits: JSONLimits, capturing key: String?) throws(JSONParseError) -> (value: JSON, captured: String?) {
+    /// `duplicateKeys`: some object repeated a key (the value keeps the last, as `JSON.parse` does).
+    static func parse(
+        _ text: String, limits: JSONLimits, capturing key: String?
+    ) throws(JSONParseError) -> (value: JSON, captured: String?, duplicateKeys: Bool) {
         var text = text
-        let result = text.withUTF8 { buffer -> Result<(JSON, String?), JSONParseError> in
+        let result = text.withUTF8 { buffer -> Result<(JSON, String?, Bool), JSONParseError> in
             if buffer.count > limits.maxBytes {
                 return .failure(JSONParseError(reason: "input is \(buffer.count) bytes, limit is \(limits.maxBytes)", offset: 0))
             }
@@ -76,13 +81,12 @@ extension JSON {
             do throws(JSONParseError) {
                 let value = try parser.parseDocument()
                 let captured = parser.captured.map { String(decoding: UnsafeBufferPointer(rebasing: buffer[$0]), as: UTF8.self) }
-                return .success((value, captured))
+                return .success((value, captured, parser.sawDuplicateKeys))
             } catch {
                 return .failure(error)
             }
         }
-        let (value, captured) = try result.get()
-        return (value, captured)
+        return try result.get()
     }
 }
 
@@ -94,6 +98,14 @@ private struct Parser {
     /// A member of the top-level object whose value's byte range is recorded in `captured`.
     var captureKey: String?
     var captured: Range<Int>?
+    /// Some object repeated a key.
+    var sawDuplicateKeys = false
+
+    mutating func object(_ members: [(key: String, value: JSON)]) -> JSON {
+        let object = JSONObject(parsed: members)
+        if object.count != members.count { sawDuplicateKeys = true }
+        return .object(object)
+    }
 
     init(bytes: UnsafeBufferPointer<UInt8>, limits: JSONLimits) {
         self.bytes = bytes
@@ -156,7 +168,7 @@ private struct Parser {
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1; depth -= 1
-            return .object(JSONObject(parsed: members))
+            return object(members)
         }
         while true {
             skipWhitespace()
@@ -176,7 +188,7 @@ private struct Parser {
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return .object(JSONObject(parsed: members)) }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return object(members) }
             throw fail("expected ',' or '}'")
         }
     }
@@ -258,15 +270,24 @@ private struct Parser {
                 case UInt8(ascii: "u"):
                     var code = try parseHex4()
                     if (0xD800...0xDBFF).contains(code) {
-                        guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        // A pair when a low surrogate escape follows; otherwise a lone one (the next escape,
+                        // if any, is read on its own).
+                        let mark = index
+                        var low: UInt32?
+                        if index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
                             bytes[index + 1] == UInt8(ascii: "u")
-                        else { throw fail("lone high surrogate") }
-                        index += 2
-                        let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw fail("lone high surrogate") }
-                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        {
+                            index += 2
+                            let candidate = try parseHex4()
+                            if (0xDC00...0xDFFF).contains(candidate) { low = candidate } else { index = mark }
+                        }
+                        if let low {
+                            code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            code = 0xFFFD
+                        }
                     } else if (0xDC00...0xDFFF).contains(code) {
-                        throw fail("lone low surrogate")
+                        code = 0xFFFD
                     }
                     guard let scalar = Unicode.Scalar(code) else { throw fail("invalid code point") }
                     scalars.append(contentsOf: Array(String(Character(scalar)).utf8))

@@ -22,6 +22,9 @@ public struct Message: Sendable {
     /// The wire text exactly as the page sent it, when the message was read from it: forwarded to plugins
     /// without building it again.
     private var receivedWire: String?
+    /// The page's data repeated a key: decoding goes through the parsed value, so `data()` sees the last
+    /// value as routing, `dataValue` and JavaScript do (Foundation's decoder would take the first).
+    private var dataHasDuplicateKeys = false
 
     /// What the web library adds to every message's `data`.
     public struct Metadata: Sendable, Hashable {
@@ -65,7 +68,8 @@ public struct Message: Sendable {
     /// Decodes `data` with `Strada.config.jsonDecoder`; `nil` (and a log line) when it does not fit `T`.
     public func data<T: Decodable>() -> T? {
         do {
-            return try Strada.config.jsonDecoder.decode(T.self, from: Data(jsonData.utf8))
+            let text = dataHasDuplicateKeys ? (parsedData?.serialized() ?? jsonData) : jsonData
+            return try Strada.config.jsonDecoder.decode(T.self, from: Data(text.utf8))
         } catch {
             Strada.config.logger.error("decoding \(component)/\(event) data as \(T.self) failed: \(error)")
             return nil
@@ -105,7 +109,7 @@ extension Message {
 
     /// Parses one wire message from JSON text, keeping `data` as the page wrote it.
     package init(wireText text: String, limits: JSONLimits = .messages) throws(MalformedMessage) {
-        let parsed: (value: JSON, captured: String?)
+        let parsed: (value: JSON, captured: String?, duplicateKeys: Bool)
         do {
             parsed = try JSON.parse(text, limits: limits, capturing: "data")
         } catch {
@@ -113,6 +117,7 @@ extension Message {
         }
         try self.init(wire: parsed.value, rawData: parsed.captured)
         receivedWire = text
+        dataHasDuplicateKeys = parsed.duplicateKeys
     }
 
     init(wire: JSON, rawData: String?) throws(MalformedMessage) {

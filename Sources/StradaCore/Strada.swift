@@ -7,7 +7,16 @@ public enum Strada {
     /// The one configuration the host sets: JSON codec settings and debug logging. Message decoding and
     /// reply encoding in every component use it, including components loaded from plugins (the host
     /// forwards ``StradaConfig/codec`` across the plugin ABI).
-    public static let config = StradaConfig()
+    public static var config: StradaConfig { scoped ?? shared }
+
+    private static let shared = StradaConfig()
+    @TaskLocal private static var scoped: StradaConfig?
+
+    /// Runs `body` with `config` as ``config`` for the current task (and its child tasks) only: what tests
+    /// that change the configuration use, so that they cannot race with anything else in the process.
+    package static func withConfig<R>(_ config: StradaConfig, _ body: () throws -> R) rethrows -> R {
+        try $scoped.withValue(config, operation: body)
+    }
 
     /// `bridge-components: [a b]` for the given component types, as the web libraries look for it.
     public static func userAgentSubstring(for componentTypes: [BridgeComponent.Type]) -> String {
@@ -69,6 +78,38 @@ public struct CodecSettings: Sendable, Hashable, Codable {
         JSON.object(["keys": .string(keys.rawValue), "dates": .string(dates.rawValue)]).serialized(sortedKeys: true)
     }
 
+    /// The settings an encoder follows, or `nil` when its strategies cannot be described (custom ones).
+    public init?(encoder: JSONEncoder) {
+        switch encoder.keyEncodingStrategy {
+        case .useDefaultKeys: keys = .useDefaultKeys
+        case .convertToSnakeCase: keys = .snakeCase
+        default: return nil
+        }
+        switch encoder.dateEncodingStrategy {
+        case .deferredToDate: dates = .deferredToDate
+        case .iso8601: dates = .iso8601
+        case .secondsSince1970: dates = .secondsSince1970
+        case .millisecondsSince1970: dates = .millisecondsSince1970
+        default: return nil
+        }
+    }
+
+    /// The settings a decoder follows, or `nil` when its strategies cannot be described (custom ones).
+    public init?(decoder: JSONDecoder) {
+        switch decoder.keyDecodingStrategy {
+        case .useDefaultKeys: keys = .useDefaultKeys
+        case .convertFromSnakeCase: keys = .snakeCase
+        default: return nil
+        }
+        switch decoder.dateDecodingStrategy {
+        case .deferredToDate: dates = .deferredToDate
+        case .iso8601: dates = .iso8601
+        case .secondsSince1970: dates = .secondsSince1970
+        case .millisecondsSince1970: dates = .millisecondsSince1970
+        default: return nil
+        }
+    }
+
     /// Reads settings written by ``json``; unknown or missing values fall back to the defaults.
     public init(json: String) {
         let parsed = try? JSON(parsing: json)
@@ -92,9 +133,10 @@ public final class StradaConfig: Sendable {
     }
     private let state = Mutex(State())
 
-    init() {}
+    package init() {}
 
-    /// Codec settings; setting them rebuilds ``jsonEncoder`` and ``jsonDecoder``.
+    /// Codec settings — the one source of truth: setting them rebuilds ``jsonEncoder`` and ``jsonDecoder``,
+    /// and they are what crosses to plugins, so in-process components and plugins always agree.
     public var codec: CodecSettings {
         get { state.withLock { $0.codec } }
         set {
@@ -106,16 +148,39 @@ public final class StradaConfig: Sendable {
         }
     }
 
-    /// The encoder replies use (`Message.replacing(data:)`, `reply(to:with:)`).
+    /// The encoder replies use (`Message.replacing(data:)`, `reply(to:with:)`). Prefer setting ``codec``.
+    /// Setting an encoder also sets ``codec`` from its key and date strategies, so plugins follow; an encoder
+    /// whose strategies cannot cross to plugins (custom ones) is refused with a log line, and nothing changes.
     public var jsonEncoder: JSONEncoder {
         get { state.withLock { $0.encoder } }
-        set { state.withLock { $0.encoder = newValue } }
+        set {
+            guard let settings = CodecSettings(encoder: newValue) else {
+                return logger.warning(
+                    "Strada.config.jsonEncoder not set: its key or date strategy cannot reach plugins — set codec")
+            }
+            state.withLock {
+                $0.codec = settings
+                $0.encoder = newValue
+                $0.decoder = settings.makeDecoder()
+            }
+        }
     }
 
-    /// The decoder `Message.data()` uses.
+    /// The decoder `Message.data()` uses. Prefer setting ``codec``; setting a decoder sets ``codec`` from it
+    /// (and the encoder to match), or is refused with a log line, as for ``jsonEncoder``.
     public var jsonDecoder: JSONDecoder {
         get { state.withLock { $0.decoder } }
-        set { state.withLock { $0.decoder = newValue } }
+        set {
+            guard let settings = CodecSettings(decoder: newValue) else {
+                return logger.warning(
+                    "Strada.config.jsonDecoder not set: its key or date strategy cannot reach plugins — set codec")
+            }
+            state.withLock {
+                $0.codec = settings
+                $0.decoder = newValue
+                $0.encoder = settings.makeEncoder()
+            }
+        }
     }
 
     /// Off by default. When on, every dropped or ignored message is logged with the reason.

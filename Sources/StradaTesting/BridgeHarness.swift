@@ -120,12 +120,19 @@ public enum BridgeCall: Sendable, Equatable {
         {
             self = .unregister(name)
         } else if let argument = Self.argument(of: "replyWith", in: script),
-            let message = try? Message(wireText: argument)
+            let text = Self.parsedText(argument), let message = try? Message(wireText: text)
         {
             self = .reply(message)
         } else {
             self = .other(script)
         }
+    }
+
+    /// The JSON text inside `JSON.parse("…")` (how replies reach the page), or `argument` itself.
+    private static func parsedText(_ argument: String) -> String? {
+        let prefix = "JSON.parse("
+        guard argument.hasPrefix(prefix), argument.hasSuffix(")") else { return argument }
+        return (try? JSON(parsing: String(argument.dropFirst(prefix.count).dropLast())))?.stringValue
     }
 
     /// The text between `window.nativeBridge.<function>(` and the closing parenthesis.

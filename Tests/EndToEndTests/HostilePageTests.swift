@@ -42,7 +42,7 @@ struct HostilePageTests {
         #expect((added["control"] as? [String: Any])?["title"] as? String == "Still here")
         let log = host.standardError
         for reason in ["invalid literal", "message has no string \"id\"", "has \"data\" that is not an object",
-                       "lone high surrogate", "limit is 16777216"] {
+                       "limit is 16777216"] {
             #expect(log.contains(reason), "no rejection logged for: \(reason)")
         }
         #expect(log.components(separatedBy: "rejected a malformed message").count - 1 <= 20)

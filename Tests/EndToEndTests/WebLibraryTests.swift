@@ -23,6 +23,7 @@ struct WebLibraryTests {
         case stimulusExplicit = "stimulus-explicit.html"
         case globals = "globals.html"
         case existingBridge = "existing-bridge.html"
+        case ownKeys = "own-keys.html"
 
         var testDescription: String {
             switch self {
@@ -39,6 +40,7 @@ struct WebLibraryTests {
             case .stimulusExplicit: "Stimulus style: Strada.useStimulus(Controller, application) and Strada.registerComponent"
             case .globals: "globals: window.HotwireNative.web, Strada.web and webBridge are one bridge the adapter attaches to"
             case .existingBridge: "globals: an already installed HotwireNative.web is reused, not replaced"
+            case .ownKeys: "replies arrive as parsed JSON: a \"__proto__\" key is an own property, not the prototype"
             }
         }
 

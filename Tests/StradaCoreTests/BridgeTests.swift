@@ -24,7 +24,7 @@ struct BridgeTests {
         "42",
         #"{"component":"form","event":"connect"}"#,
         #"{"id":"1","component":"form","event":"connect","data":"x"}"#,
-        #""\ud800""#,
+        #"{"id":"1","component":"form","event":"connect","data":{"a":"\u12"}}"#,
         String(repeating: "[", count: 10_000),
     ])
     func rejectsMalformedPayloadsWithoutCrashing(payload: String) {

@@ -123,9 +123,10 @@ struct LoggingConformanceTests {
         delegate.onViewDidLoad()
         delegate.bridgeDidReceiveMessage(stale)
         #expect(store.messages.isEmpty)
-        Strada.config.debugLoggingEnabled = true
-        defer { Strada.config.debugLoggingEnabled = false }
-        delegate.bridgeDidReceiveMessage(stale)
+        Strada.withConfig(StradaConfig()) {
+            Strada.config.debugLoggingEnabled = true
+            delegate.bridgeDidReceiveMessage(stale)
+        }
         #expect(store.messages == ["ignored form/connect #3: it was sent from https://app.test/old, the page is https://app.test/"])
     }
 
@@ -150,11 +151,10 @@ struct EncodingFailureTests {
     @Test("M3 an encoding failure keeps the original data and logs it")
     func encodingFailureKeepsTheOriginalData() {
         let store = InMemoryLogHandler.Store()
-        let previous = Strada.config.logger
-        Strada.config.logger = Logger(label: "test") { _ in InMemoryLogHandler(store: store) }
-        defer { Strada.config.logger = previous }
+        let config = StradaConfig()
+        config.logger = Logger(label: "test") { _ in InMemoryLogHandler(store: store) }
         let original = Message(id: "1", component: "c", event: "e", metadata: nil, jsonData: #"{"a":1}"#)
-        let replaced = original.replacing(event: "f", data: Double.nan)  // JSON cannot encode NaN
+        let replaced = Strada.withConfig(config) { original.replacing(event: "f", data: Double.nan) }  // no NaN in JSON
         #expect(replaced.jsonData == #"{"a":1}"#)
         #expect(replaced.event == "f")
         #expect(store.messages.count == 1)

@@ -24,14 +24,24 @@ struct JSONTests {
         ("?", "unexpected character"),
         (#"{"a":1"#, "unexpected end of input"),
         (#"{"a":1} x"#, "unexpected trailing characters"),
-        (#""\ud800""#, "lone high surrogate"),
-        (#""\udc00""#, "lone low surrogate"),
+        (#""\ud800\u12""#, "truncated \\u escape"),
         ("[01]", "expected ',' or ']'"),
         ("\"a\u{01}\"", "control character in string"),
     ])
     func rejectsMalformedInputWithAReason(input: String, reason: String) {
         #expect(throws: JSONParseError.self) { try JSON(parsing: input) }
         do { _ = try JSON(parsing: input) } catch { #expect(error.reason == reason) }
+    }
+
+    @Test(arguments: [
+        (#""\ud800""#, "\u{FFFD}"),  // JSON.stringify of a string cut inside an emoji
+        (#""\udc00x""#, "\u{FFFD}x"),
+        (#""a\ud83d\ude00b""#, "a😀b"),  // a pair is still one scalar
+        (#""\ud83d\n""#, "\u{FFFD}\n"),  // a lone high surrogate before another escape keeps that escape
+        (#""\ud83d\ud83d\ude00""#, "\u{FFFD}😀"),
+    ])
+    func loneSurrogateEscapesAreValidJSONAndReadAsTheReplacementCharacter(input: String, expected: String) throws {
+        #expect(try JSON(parsing: input) == .string(expected))
     }
 
     @Test func rejectsNestingDeeperThanTheLimit() {

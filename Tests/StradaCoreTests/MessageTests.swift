@@ -63,11 +63,13 @@ struct CodecConfigurationTests {
     struct Payload: Codable, Equatable { let submitTitle: String }
 
     @Test("M3 M4 J1 the configured codec decodes and encodes data (snake_case)") func snakeCaseDecoderTurnsSubmitUnderscoreTitleIntoSubmitTitle() {
-        Strada.config.codec = CodecSettings(keys: .snakeCase)
-        defer { Strada.config.codec = CodecSettings() }
-        let message = Message(id: "1", component: "form", event: "connect", metadata: nil, jsonData: #"{"submit_title":"Go"}"#)
-        #expect(message.data() == Payload(submitTitle: "Go"))
-        #expect(message.replacing(data: Payload(submitTitle: "Ok")).jsonData == #"{"submit_title":"Ok"}"#)
+        Strada.withConfig(StradaConfig()) {
+            Strada.config.codec = CodecSettings(keys: .snakeCase)
+            let message = Message(
+                id: "1", component: "form", event: "connect", metadata: nil, jsonData: #"{"submit_title":"Go"}"#)
+            #expect(message.data() == Payload(submitTitle: "Go"))
+            #expect(message.replacing(data: Payload(submitTitle: "Ok")).jsonData == #"{"submit_title":"Ok"}"#)
+        }
     }
 
     @Test("M4 data() returns nil when the data does not fit") func dataReturnsNilWhenItDoesNotFit() {
