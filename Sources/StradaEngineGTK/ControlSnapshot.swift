@@ -43,3 +43,37 @@ public enum ControlActionError: Error, CustomStringConvertible, Sendable {
         }
     }
 }
+
+// The snapshots of each kind. Menus, dialogs and searches are ControlSpec's JSON (the plugin ABI's one
+// mapping), so the automation channel and the ABI cannot drift apart.
+extension ControlSnapshot {
+    /// A header-bar button: ``HeaderButton/json`` (`title`, `icon`, `enabled`, `placement`, `style`).
+    init(_ button: HeaderButton) {
+        self.init(id: button.id, kind: "button", properties: button.json)
+    }
+
+    /// A menu: `title`, `items` (`title`, `index`) and, when it points into the page, `anchor`.
+    init(_ menu: ControlMenu) {
+        self.init(id: menu.id, kind: "menu", spec: .menu(menu))
+    }
+
+    /// An alert, kind "dialog": `title`, `message`, `confirm`, `dismiss`, `destructive`.
+    init(_ alert: ControlAlert) {
+        self.init(id: alert.id, kind: "dialog", spec: .alert(alert))
+    }
+
+    /// The search: `placeholder` and the entry's `text` now.
+    init(_ search: ControlSearch, text: String) {
+        self.init(id: search.id, kind: "search", spec: .search(search), adding: ["text": .string(text)])
+    }
+
+    /// `spec`'s fields, in its order, less two that are not the automation channel's: the spec's own `kind`
+    /// (`json` appends the snapshot's) and a menu's `anchorButton` (where a component placed it), then `extra`.
+    private init(id: String, kind: String, spec: ControlSpec, adding extra: JSONObject = [:]) {
+        var properties = spec.json.objectValue ?? [:]
+        properties["kind"] = nil
+        properties["anchorButton"] = nil
+        for (key, value) in extra { properties[key] = value }
+        self.init(id: id, kind: kind, properties: properties)
+    }
+}

@@ -1,0 +1,60 @@
+import CWebKitGTK
+
+/// Automation: the controls as the automation channel sees them, and acting on them as a user would.
+extension WindowControls {
+    /// Every control shown now, sorted by id.
+    public var snapshots: [ControlSnapshot] {
+        (buttons.values.map { ControlSnapshot($0.button) }
+            + menus.values.map { ControlSnapshot($0.menu) }
+            + alerts.values.map { ControlSnapshot($0.alert) }
+            + (search.map { [ControlSnapshot($0.search, text: currentSearchText)] } ?? []))
+            .sorted { $0.id < $1.id }
+    }
+
+    /// Presses button `id` (`gtk_widget_activate` emits "clicked").
+    public func activate(id: String) throws(ControlActionError) {
+        guard let entry = buttons[id] else { throw try wrongKindOrMissing(id, expected: "button") }
+        guard entry.button.isEnabled, gtk_widget_is_sensitive(entry.widget) != 0 else { throw .disabled(id) }
+        gtk_widget_activate(entry.widget)
+    }
+
+    /// Chooses the item with `index` in menu `id` by activating its row.
+    public func choose(id: String, index: Int) throws(ControlActionError) {
+        guard let entry = menus[id] else { throw try wrongKindOrMissing(id, expected: "menu") }
+        guard let item = entry.items[index] else { throw .noSuchItem(id, index) }
+        gtk_widget_activate(item)
+    }
+
+    /// Dismisses menu or dialog `id` as Escape would.
+    public func dismiss(id: String) throws(ControlActionError) {
+        if let entry = menus[id] {
+            gtk_popover_popdown(strada_gtk_popover(entry.popover))
+            closeMenu(id: id, notify: true)
+        } else if let entry = alerts[id] {
+            adw_message_dialog_response(strada_adw_message_dialog(entry.dialog), "dismiss")
+        } else {
+            throw try wrongKindOrMissing(id, expected: "menu or dialog")
+        }
+    }
+
+    /// Confirms dialog `id` (its "confirm" response).
+    public func confirm(id: String) throws(ControlActionError) {
+        guard let entry = alerts[id] else { throw try wrongKindOrMissing(id, expected: "dialog") }
+        adw_message_dialog_response(strada_adw_message_dialog(entry.dialog), "confirm")
+    }
+
+    /// Types `text` into search `id` (replacing its text; "search-changed" follows).
+    public func type(id: String, text: String) throws(ControlActionError) {
+        guard search?.search.id == id else { throw try wrongKindOrMissing(id, expected: "search") }
+        gtk_editable_set_text(strada_gtk_editable(searchEntry), text)
+    }
+
+    private func wrongKindOrMissing(
+        _ id: String, expected: String
+    ) throws(ControlActionError) -> ControlActionError {
+        if let actual = snapshots.first(where: { $0.id == id }) {
+            return .wrongKind(id, expected: expected, actual: actual.kind)
+        }
+        return .noSuchControl(id)
+    }
+}
