@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// The command line's output, compared with snapshots (the binary is run for real).
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct CLISnapshotTests {
     @Test func helpListsTheSubcommands() throws {
         try CLISnapshot.check("help", ["--help"])

@@ -14,7 +14,7 @@ import Testing
 ///
 /// After every test: a control is never added twice without being removed in between (a repeated `connect`
 /// replaces), and no well-formed message was dropped or rejected on the way.
-@Suite(.serialized, .temporaryDirectories, .timeLimit(.minutes(3)))
+@Suite(.serialized, .oneAtATime, .temporaryDirectories, .timeLimit(.minutes(3)))
 struct ComponentTests {
     // MARK: form
 

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Plugins that crash, abort, hang or leak inside `receive`.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct FaultyPluginTests {
     static func plugins() throws -> String {
         let plugins = try PluginsDirectory.make()

@@ -4,7 +4,7 @@ import Testing
 
 /// Drives the real `strada-host` binary (WebKitGTK, the `form` plugin loaded from its own .so) through the
 /// automation channel, with the example page from `Examples/form-demo`.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct FormRoundTripTests {
     static let demoPage = Repository.path("Examples/form-demo/index.html")
 
@@ -74,7 +74,7 @@ struct FormRoundTripTests {
     }
 }
 
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct HostLifecycleTests {
     @Test func thePageSeesTheLoadedComponentsInItsUserAgentAndWindowCloseExitsZero() async throws {
         let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent.html"), arguments: ["--plugins", try PluginsDirectory.make()])
@@ -138,7 +138,7 @@ struct HostLifecycleTests {
     }
 }
 
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct CodecConfigurationEndToEndTests {
     @Test func theHostsSnakeCaseSettingGovernsDecodingInsideThePlugin() async throws {
         let host = try HostProcess(
@@ -171,7 +171,7 @@ struct CodecConfigurationEndToEndTests {
     }
 }
 
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct FormToggleTests {
     @Test func submitDisabledMakesTheNativeButtonInsensitiveUntilSubmitEnabled() async throws {
         let host = try HostProcess(

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Pages that try to reach native code they should not, or throw garbage at the bridge.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct HostilePageTests {
     @Test func crossOriginIframesCannotReachTheBridge() async throws {
         let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/hostile-iframe.html"), arguments: ["--plugins", try PluginsDirectory.make()])

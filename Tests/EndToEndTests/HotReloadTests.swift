@@ -4,7 +4,7 @@ import Testing
 
 /// `strada-host run --watch`: rebuilds a plugin while the host runs and watches what happens through the
 /// automation channel — without restarting the host or reloading the page.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct HotReloadTests {
     static let page = Repository.path("Tests/EndToEndTests/Fixtures/hot.html")
 

@@ -4,7 +4,7 @@ import Testing
 
 /// The servers tests start are gone when the test ends: promptly on `stop()`, and by themselves when the
 /// process that started them dies without stopping them.
-@Suite(.serialized)
+@Suite(.serialized, .oneAtATime)
 struct LocalHTTPServerTests {
     @Test func stopEndsTheServerAtOnce() async throws {
         let server = try await LocalHTTPServer.serving(directory: Repository.path("Tests/EndToEndTests/Fixtures"))

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Native actions declared in a plugin's manifest, called by signature through libffi.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct PluginActionTests {
     static func pluginsWithActions() throws -> String {
         let plugins = try PluginsDirectory.make(plugins: [])

@@ -4,7 +4,7 @@ import Testing
 
 /// What outside testers broke (issue 11): bare file names, plugins that crash or refuse in their entry
 /// point, disabled isolated plugins, `--isolate --watch`, and what `--watch` leaves behind.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct PluginHardeningTests {
     /// A plugin whose entry point dereferences NULL.
     static let crashingEntry = """

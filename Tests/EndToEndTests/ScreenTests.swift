@@ -6,7 +6,7 @@ import Testing
 /// time by `scripts/fetch-turbo`), the demo app's posts (`Examples/demo`, its own server) and the button and
 /// form plugins loaded from their .so files. At every step the test asserts the whole control set of the
 /// screen shown and the stack depth: the native controls shown are exactly those of the screen shown.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct ScreenTests {
     /// A running posts app and host.
     struct App {

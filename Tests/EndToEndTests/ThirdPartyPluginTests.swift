@@ -5,7 +5,7 @@ import Testing
 /// The third-party examples in `Examples/`, each built from outside the package exactly as its README
 /// says (`make`, `build.sh`, `swift build --package-path`), copied into a fresh plugins directory and
 /// driven in the real host through the automation channel.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct ThirdPartyPluginTests {
     @Test func aPluginWrittenInCBuiltWithMakeCountsPressesOfItsHeaderButton() async throws {
         let output = try TemporaryDirectory.make("c-plugin")

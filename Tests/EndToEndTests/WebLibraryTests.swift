@@ -5,7 +5,7 @@ import Testing
 /// Our web library (`SDK/web/strada.js`) in the real engine: each page under `Fixtures/web/` runs its checks
 /// against the real `strada-host` with the `echo` and `form` plugins loaded from their own .so files, and
 /// reports "PASS" or "FAIL: <reason>" in `document.title`, which the host reports as a `page.title` event.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct WebLibraryTests {
     /// One page per behaviour (docs/conformance.md "Web side" W1–W3, the handshake, opt-out, both component styles,
     /// the globals).

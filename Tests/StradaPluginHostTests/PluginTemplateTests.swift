@@ -4,7 +4,7 @@ import StradaPluginHost
 import TestSupport
 
 /// `strada-host plugin new`: each template, generated into a fresh folder, builds and passes its own test.
-@Suite(.serialized, .temporaryDirectories)
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct PluginTemplateTests {
     /// The Strada for Linux checkout the generated projects depend on.
     static let sdkPath = Repository.root.path
