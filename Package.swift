@@ -8,7 +8,9 @@ let strictSwift: [SwiftSetting] = [
 ]
 
 /// The first-party components, each built as its own shared library from `Plugins/<Name>/`.
-let firstPartyPlugins = ["Form", "Menu", "OverflowMenu", "Button", "Alert", "Toast", "Page", "Search", "Share", "Theme"]
+let firstPartyPlugins = [
+    "Form", "Menu", "OverflowMenu", "Button", "Alert", "Toast", "Page", "Search", "Share", "Theme",
+]
 
 let package = Package(
     name: "StradaLinux",
@@ -21,10 +23,11 @@ let package = Package(
         .library(name: "StradaTesting", targets: ["StradaTesting"]),
         .library(name: "StradaHost", targets: ["StradaHost"]),
         // Runtime component plugins: each one its own shared library, loaded by the host with dlopen.
-    ] + firstPartyPlugins.map { .library(name: "Strada\($0)Plugin", type: .dynamic, targets: ["Strada\($0)Plugin"]) } + [
-        // Benchmark-only plugin: replies to every message with the message itself.
-        .library(name: "StradaEchoPlugin", type: .dynamic, targets: ["StradaEchoPlugin"]),
-    ],
+    ] + firstPartyPlugins.map { .library(name: "Strada\($0)Plugin", type: .dynamic, targets: ["Strada\($0)Plugin"]) }
+        + [
+            // Benchmark-only plugin: replies to every message with the message itself.
+            .library(name: "StradaEchoPlugin", type: .dynamic, targets: ["StradaEchoPlugin"])
+        ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -102,46 +105,52 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-    ] + firstPartyPlugins.map { name in
-        // First-party component plugins (runtime plugins, not SwiftPM package plugins).
-        .target(name: "Strada\(name)Plugin", dependencies: ["StradaPluginSDK", "StradaCore"], path: "Plugins/\(name)", swiftSettings: strictSwift)
-    } + [
-        .target(
-            name: "StradaEchoPlugin",
-            dependencies: ["StradaPluginSDK", "StradaCore"],
-            path: "Benchmarks/EchoPlugin",
-            swiftSettings: strictSwift
-        ),
-        // `strada-bench`: engine-free measurements (core dispatch, the C-ABI crossing, plugin loading).
-        .executableTarget(
-            name: "StradaBench",
-            dependencies: ["StradaCore", "StradaTesting", "StradaPluginHost", .product(name: "Logging", package: "swift-log")],
-            path: "Benchmarks/CoreBenchmark",
-            swiftSettings: strictSwift
-        ),
-        .testTarget(
-            name: "StradaCoreTests",
-            dependencies: ["StradaCore", "StradaTesting", .product(name: "Logging", package: "swift-log")]
-        ),
-        .testTarget(name: "StradaEngineGTKTests", dependencies: ["StradaEngineGTK", "StradaCore", "CWebKitGTK"]),
-        .testTarget(name: "StradaAutomationTests", dependencies: ["StradaAutomation", "StradaCore", "TestSupport"]),
-        .testTarget(
-            name: "StradaPluginHostTests",
-            dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin", "TestSupport"]
-        ),
-        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Snapshots"]),
-        // What the test targets share: the repository root, the real host driven through its automation
-        // channel, one process runner, the C compiler, a local HTTP server, temporary folders removed per test.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
-        // Build time only (SwiftPM package plugins; runtime component plugins are in Plugins/): compiles the
-        // files a target lists in its EmbeddedFiles.txt into it as strings, so the installed binary needs no
-        // checkout. One more embedded file is one more line in that list.
-        .executableTarget(name: "EmbedFilesTool", path: "BuildPlugins/EmbedFilesTool", swiftSettings: strictSwift),
-        .plugin(
-            name: "EmbedFiles",
-            capability: .buildTool(),
-            dependencies: ["EmbedFilesTool"],
-            path: "BuildPlugins/EmbedFiles"
-        ),
     ]
+        + firstPartyPlugins.map { name in
+            // First-party component plugins (runtime plugins, not SwiftPM package plugins).
+            .target(
+                name: "Strada\(name)Plugin", dependencies: ["StradaPluginSDK", "StradaCore"], path: "Plugins/\(name)",
+                swiftSettings: strictSwift)
+        } + [
+            .target(
+                name: "StradaEchoPlugin",
+                dependencies: ["StradaPluginSDK", "StradaCore"],
+                path: "Benchmarks/EchoPlugin",
+                swiftSettings: strictSwift
+            ),
+            // `strada-bench`: engine-free measurements (core dispatch, the C-ABI crossing, plugin loading).
+            .executableTarget(
+                name: "StradaBench",
+                dependencies: [
+                    "StradaCore", "StradaTesting", "StradaPluginHost", .product(name: "Logging", package: "swift-log"),
+                ],
+                path: "Benchmarks/CoreBenchmark",
+                swiftSettings: strictSwift
+            ),
+            .testTarget(
+                name: "StradaCoreTests",
+                dependencies: ["StradaCore", "StradaTesting", .product(name: "Logging", package: "swift-log")]
+            ),
+            .testTarget(name: "StradaEngineGTKTests", dependencies: ["StradaEngineGTK", "StradaCore", "CWebKitGTK"]),
+            .testTarget(
+                name: "StradaAutomationTests", dependencies: ["StradaAutomation", "StradaCore", "TestSupport"]),
+            .testTarget(
+                name: "StradaPluginHostTests",
+                dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin", "TestSupport"]
+            ),
+            .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Snapshots"]),
+            // What the test targets share: the repository root, the real host driven through its automation
+            // channel, one process runner, the C compiler, a local HTTP server, temporary folders removed per test.
+            .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
+            // Build time only (SwiftPM package plugins; runtime component plugins are in Plugins/): compiles the
+            // files a target lists in its EmbeddedFiles.txt into it as strings, so the installed binary needs no
+            // checkout. One more embedded file is one more line in that list.
+            .executableTarget(name: "EmbedFilesTool", path: "BuildPlugins/EmbedFilesTool", swiftSettings: strictSwift),
+            .plugin(
+                name: "EmbedFiles",
+                capability: .buildTool(),
+                dependencies: ["EmbedFilesTool"],
+                path: "BuildPlugins/EmbedFiles"
+            ),
+        ]
 )

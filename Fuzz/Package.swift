@@ -10,7 +10,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "BridgeFuzzer",
-            dependencies: [.product(name: "StradaCore", package: "StradaLinux"), .product(name: "StradaTesting", package: "StradaLinux")],
+            dependencies: [
+                .product(name: "StradaCore", package: "StradaLinux"),
+                .product(name: "StradaTesting", package: "StradaLinux"),
+            ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         )
     ]

@@ -24,7 +24,10 @@ func dispatchNanoseconds(registrations: [ComponentRegistration], messages: Int) 
     let bridge = Bridge(webView: webView, limits: BridgeLimits(maxMessagesPerSecond: .max))
     let delegate = BridgeDelegate(location: "https://app.test/", destination: destination, components: registrations)
     delegate.webViewDidBecomeActive(bridge)
-    let payload = { (id: Int) in #"{"id":"\#(id)","component":"echo","event":"ping","data":{"text":"hello","n":1,"metadata":{"url":"https://app.test/"}}}"# }
+    let payload = { (id: Int) in
+        #"{"id":"\#(id)","component":"echo","event":"ping""#
+            + #","data":{"text":"hello","n":1,"metadata":{"url":"https://app.test/"}}}"#
+    }
     for id in 0..<1_000 { bridge.receive(json: payload(id)) }  // warm up
     webView.clear()
     let inputs = (0..<messages).map(payload)
@@ -40,7 +43,8 @@ func dispatchNanoseconds(registrations: [ComponentRegistration], messages: Int) 
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    FileHandle.standardError.write(Data("usage: strada-bench <echo plugin .so> <plugin .so to copy for load timing> [messages]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: strada-bench <echo plugin .so> <plugin .so to copy for load timing> [messages]\n".utf8))
     exit(2)
 }
 let messages = arguments.count > 3 ? Int(arguments[3]) ?? 200_000 : 200_000
@@ -58,12 +62,16 @@ let result: JSON = MainActor.assumeIsolated {
 
     // Plugin loading: distinct copies in a fresh folder.
     let folder = NSTemporaryDirectory() + "strada-bench-load-\(getpid())"
-    try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    try? FileManager.default.createDirectory(
+        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
     var loads: JSONObject = [:]
     for count in [1, 50] {
         let batch = folder + "/\(count)"
-        try? FileManager.default.createDirectory(atPath: batch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        for index in 0..<count { try? FileManager.default.copyItem(atPath: arguments[2], toPath: batch + "/plugin\(index).so") }
+        try? FileManager.default.createDirectory(
+            atPath: batch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        for index in 0..<count {
+            try? FileManager.default.copyItem(atPath: arguments[2], toPath: batch + "/plugin\(index).so")
+        }
         let start = now()
         let report = loader.load(directories: [batch])
         let milliseconds = Double(now() - start) / 1e6

@@ -23,7 +23,8 @@ final class EchoComponent: BridgeComponent {
                 reply(with: message)
                 return
             }
-            let target = Message(id: id, component: message.component, event: message.event, metadata: message.metadata, jsonData: "{}")
+            let target = Message(
+                id: id, component: message.component, event: message.event, metadata: message.metadata, jsonData: "{}")
             for n in 1...max(1, Self.count(data?["times"])) {
                 reply(with: target.replacing(jsonData: "{\"n\":\(n)}"))
             }

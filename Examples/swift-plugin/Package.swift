@@ -9,11 +9,11 @@ let package = Package(
     name: "GreetingPlugin",
     products: [
         // A plugin is a dynamic library: strada-host loads it with dlopen.
-        .library(name: "GreetingPlugin", type: .dynamic, targets: ["GreetingPlugin"]),
+        .library(name: "GreetingPlugin", type: .dynamic, targets: ["GreetingPlugin"])
     ],
     dependencies: [
         // Strada for Linux (this repository). Outside it, point `path:` at your checkout.
-        .package(name: "StradaLinux", path: "../.."),
+        .package(name: "StradaLinux", path: "../..")
     ],
     targets: [
         .target(
@@ -22,6 +22,6 @@ let package = Package(
                 .product(name: "StradaPluginSDK", package: "StradaLinux"),
                 .product(name: "StradaCore", package: "StradaLinux"),
             ]
-        ),
+        )
     ]
 )

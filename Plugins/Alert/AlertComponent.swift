@@ -25,7 +25,8 @@ final class AlertComponent: BridgeComponent {
         guard let data: MessageData = message.data() else { return }
         let alert = ControlAlert(
             id: "alert", title: data.title, message: data.description ?? data.message,
-            confirmTitle: data.confirm ?? data.confirmTitle ?? "OK", dismissTitle: data.dismiss ?? data.dismissTitle ?? "Cancel",
+            confirmTitle: data.confirm ?? data.confirmTitle ?? "OK",
+            dismissTitle: data.dismiss ?? data.dismissTitle ?? "Cancel",
             isDestructive: data.destructive ?? false)
         controls?.presentAlert(alert) { [weak self] confirmed in
             guard confirmed else { return }

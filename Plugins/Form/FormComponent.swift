@@ -35,7 +35,8 @@ final class FormComponent: BridgeComponent {
     private func handleConnect(message: Message) {
         guard let data: MessageData = message.data() else { return }
         let button = HeaderButton(
-            id: Self.submitButtonID, title: data.submitTitle ?? data.title ?? "Submit", placement: .end, style: .suggested)
+            id: Self.submitButtonID, title: data.submitTitle ?? data.title ?? "Submit", placement: .end,
+            style: .suggested)
         show(button)
     }
 

@@ -24,7 +24,8 @@ final class OverflowMenuComponent: BridgeComponent {
 
     private func handleConnect(message: Message) {
         let data: MessageData? = message.data()
-        let button = HeaderButton(id: Self.buttonID, title: data?.label ?? "More", iconName: "view-more-symbolic", placement: .end)
+        let button = HeaderButton(
+            id: Self.buttonID, title: data?.label ?? "More", iconName: "view-more-symbolic", placement: .end)
         controls?.setButton(button) { [weak self] in self?.reply(to: Event.connect.rawValue) }
     }
 }

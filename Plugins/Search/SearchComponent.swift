@@ -25,7 +25,8 @@ final class SearchComponent: BridgeComponent {
 
     private func handleConnect(message: Message) {
         let data: MessageData? = message.data()
-        controls?.setSearch(ControlSearch(id: Self.searchID, placeholder: data?.placeholder ?? "Search")) { [weak self] text in
+        controls?.setSearch(ControlSearch(id: Self.searchID, placeholder: data?.placeholder ?? "Search")) {
+            [weak self] text in
             self?.reply(to: Event.connect.rawValue, with: QueryData(query: text))
         }
     }

@@ -28,15 +28,18 @@ final class ShareComponent: BridgeComponent {
 
     private func handleConnect(message: Message) {
         guard let data: MessageData = message.data() else { return }
-        let button = HeaderButton(id: Self.buttonID, title: "Share", iconName: "emblem-shared-symbolic", placement: .end)
+        let button = HeaderButton(
+            id: Self.buttonID, title: "Share", iconName: "emblem-shared-symbolic", placement: .end)
         controls?.setButton(button) { [weak self] in self?.presentChoices(for: data) }
     }
 
     private func presentChoices(for data: MessageData) {
-        let menu = ControlMenu(id: "share-menu", title: data.title ?? "Share", items: [
-            .init(title: "Copy link", index: Choice.copyLink.rawValue),
-            .init(title: "Open in browser", index: Choice.openInBrowser.rawValue),
-        ], anchorButton: Self.buttonID)
+        let menu = ControlMenu(
+            id: "share-menu", title: data.title ?? "Share",
+            items: [
+                .init(title: "Copy link", index: Choice.copyLink.rawValue),
+                .init(title: "Open in browser", index: Choice.openInBrowser.rawValue),
+            ], anchorButton: Self.buttonID)
         controls?.presentMenu(menu) { [weak self] index in
             switch index.flatMap(Choice.init(rawValue:)) {
             case .copyLink?:

@@ -26,61 +26,66 @@ final class PluginRuntime {
         let names = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: plugin.components.count)
         for (index, type) in plugin.components.enumerated() { names[index] = UnsafePointer(strdup(type.name)) }
         let table = UnsafeMutablePointer<strada_plugin_v1>.allocate(capacity: 1)
-        table.initialize(to: strada_plugin_v1(
-            struct_size: UInt32(MemoryLayout<strada_plugin_v1>.size),
-            abi_major: UInt32(STRADA_PLUGIN_ABI_MAJOR),
-            abi_minor: UInt32(STRADA_PLUGIN_ABI_MINOR),
-            component_count: UInt32(plugin.components.count),
-            plugin_id: UnsafePointer(strdup(plugin.id)),
-            plugin_version: UnsafePointer(strdup(plugin.version)),
-            component_names: UnsafePointer(names),
-            plugin_context: Unmanaged.passRetained(self).toOpaque(),
-            create_instance: { context, name, hostInstance in
-                guard let context, let name else { return nil }
-                let runtime = Unmanaged<PluginRuntime>.fromOpaque(context).takeUnretainedValue()
-                let componentName = String(cString: name)
-                let hostAddress = UInt(bitPattern: hostInstance.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
-                let created = MainActor.assumeIsolated {
-                    runtime.createInstance(named: componentName, hostInstance: OpaquePointer(bitPattern: hostAddress))
-                }
-                return OpaquePointer(bitPattern: created)
-            },
-            receive: { instance, json in
-                guard let instance, let text = json.string else { return }
-                MainActor.assumeIsolated { PluginInstance.from(instance).receive(json: text) }
-            },
-            lifecycle: { instance, event in
-                guard let instance else { return }
-                MainActor.assumeIsolated { PluginInstance.from(instance).lifecycle(event) }
-            },
-            control_activated: { instance, id in
-                guard let instance, let id = id.string else { return }
-                MainActor.assumeIsolated { PluginInstance.from(instance).controlActivated(id: id) }
-            },
-            destroy_instance: { instance in
-                guard let instance else { return }
-                MainActor.assumeIsolated { PluginInstance.release(instance) }
-            },
-            shutdown: nil,
-            get_extension: { _, id in
-                guard let id, String(cString: id) == STRADA_CONTROL_EVENTS_EXTENSION_V1 else { return nil }
-                return UnsafeRawPointer(PluginRuntime.controlEvents)
-            }))
+        table.initialize(
+            to: strada_plugin_v1(
+                struct_size: UInt32(MemoryLayout<strada_plugin_v1>.size),
+                abi_major: UInt32(STRADA_PLUGIN_ABI_MAJOR),
+                abi_minor: UInt32(STRADA_PLUGIN_ABI_MINOR),
+                component_count: UInt32(plugin.components.count),
+                plugin_id: UnsafePointer(strdup(plugin.id)),
+                plugin_version: UnsafePointer(strdup(plugin.version)),
+                component_names: UnsafePointer(names),
+                plugin_context: Unmanaged.passRetained(self).toOpaque(),
+                create_instance: { context, name, hostInstance in
+                    guard let context, let name else { return nil }
+                    let runtime = Unmanaged<PluginRuntime>.fromOpaque(context).takeUnretainedValue()
+                    let componentName = String(cString: name)
+                    let hostAddress = UInt(bitPattern: hostInstance.map { Int(bitPattern: UnsafeRawPointer($0)) } ?? 0)
+                    let created = MainActor.assumeIsolated {
+                        runtime.createInstance(
+                            named: componentName, hostInstance: OpaquePointer(bitPattern: hostAddress))
+                    }
+                    return OpaquePointer(bitPattern: created)
+                },
+                receive: { instance, json in
+                    guard let instance, let text = json.string else { return }
+                    MainActor.assumeIsolated { PluginInstance.from(instance).receive(json: text) }
+                },
+                lifecycle: { instance, event in
+                    guard let instance else { return }
+                    MainActor.assumeIsolated { PluginInstance.from(instance).lifecycle(event) }
+                },
+                control_activated: { instance, id in
+                    guard let instance, let id = id.string else { return }
+                    MainActor.assumeIsolated { PluginInstance.from(instance).controlActivated(id: id) }
+                },
+                destroy_instance: { instance in
+                    guard let instance else { return }
+                    MainActor.assumeIsolated { PluginInstance.release(instance) }
+                },
+                shutdown: nil,
+                get_extension: { _, id in
+                    guard let id, String(cString: id) == STRADA_CONTROL_EVENTS_EXTENSION_V1 else { return nil }
+                    return UnsafeRawPointer(PluginRuntime.controlEvents)
+                }))
         descriptor = UnsafePointer(table)
     }
 
     /// "dev.strada.control-events/1": answers to menus, alerts and searches come back here.
     nonisolated(unsafe) static let controlEvents: UnsafeMutablePointer<strada_control_events_v1> = {
         let table = UnsafeMutablePointer<strada_control_events_v1>.allocate(capacity: 1)
-        table.initialize(to: strada_control_events_v1(
-            struct_size: UInt32(MemoryLayout<strada_control_events_v1>.size), reserved: 0,
-            control_event: { instance, id, json in
-                guard let instance, let id = id.string, let text = json.string,
-                    let value = try? JSON(parsing: text), let event = ControlEvent(json: value)
-                else { return }
-                let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(instance)))
-                MainActor.assumeIsolated { PluginInstance.from(OpaquePointer(bitPattern: address)!).controlEvent(id: id, event) }
-            }))
+        table.initialize(
+            to: strada_control_events_v1(
+                struct_size: UInt32(MemoryLayout<strada_control_events_v1>.size), reserved: 0,
+                control_event: { instance, id, json in
+                    guard let instance, let id = id.string, let text = json.string,
+                        let value = try? JSON(parsing: text), let event = ControlEvent(json: value)
+                    else { return }
+                    let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(instance)))
+                    MainActor.assumeIsolated {
+                        PluginInstance.from(OpaquePointer(bitPattern: address)!).controlEvent(id: id, event)
+                    }
+                }))
         return table
     }()
 
@@ -101,7 +106,9 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
     private var buttonHandlers: [String: @MainActor () -> Void] = [:]
     private var eventHandlers: [String: @MainActor (ControlEvent) -> Void] = [:]
     private lazy var controls: UnsafePointer<strada_controls_v1>? = {
-        guard let lookup = host.pointee.get_extension, let table = lookup(host, STRADA_CONTROLS_EXTENSION_V1) else { return nil }
+        guard let lookup = host.pointee.get_extension, let table = lookup(host, STRADA_CONTROLS_EXTENSION_V1) else {
+            return nil
+        }
         let controls = table.assumingMemoryBound(to: strada_controls_v1.self)
         return controls.pointee.struct_size >= STRADA_CONTROLS_V1_MIN_SIZE_1_0 ? UnsafePointer(controls) : nil
     }()
@@ -163,7 +170,9 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
         }
         if let onEvent { eventHandlers[id] = onEvent }
         let status = withStradaString(id) { controlID in
-            withStradaString(spec.json.serialized()) { json in controls.pointee.show(host, hostInstance, controlID, json) }
+            withStradaString(spec.json.serialized()) { json in
+                controls.pointee.show(host, hostInstance, controlID, json)
+            }
         }
         if status != STRADA_OK { Strada.config.logger.warning("the host refused control \(id) (status \(status))") }
     }
@@ -214,7 +223,8 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
 
     func reply(with message: Message) -> Bool {
         guard let wire = message.wireText() else {
-            Strada.config.logger.warning("reply \(message.component)/\(message.event) dropped: its jsonData is not valid JSON")
+            Strada.config.logger.warning(
+                "reply \(message.component)/\(message.event) dropped: its jsonData is not valid JSON")
             return false
         }
         let status = withStradaString(wire) { json in host.pointee.reply(host, hostInstance, json) }
@@ -241,12 +251,18 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
                     spec.title = title
                     spec.icon_name = icon
                     spec.enabled = button.isEnabled ? 1 : 0
-                    spec.style = UInt8(button.style == .suggested ? STRADA_BUTTON_STYLE_SUGGESTED : button.style == .destructive ? STRADA_BUTTON_STYLE_DESTRUCTIVE : STRADA_BUTTON_STYLE_NORMAL)
+                    spec.style = UInt8(
+                        button.style == .suggested
+                            ? STRADA_BUTTON_STYLE_SUGGESTED
+                            : button.style == .destructive
+                                ? STRADA_BUTTON_STYLE_DESTRUCTIVE : STRADA_BUTTON_STYLE_NORMAL)
                     return host.pointee.set_button(host, hostInstance, &spec)
                 }
             }
         }
-        if status != STRADA_OK { Strada.config.logger.warning("the host refused button \(button.id) (status \(status))") }
+        if status != STRADA_OK {
+            Strada.config.logger.warning("the host refused button \(button.id) (status \(status))")
+        }
     }
 
     func removeButton(id: String) {
@@ -268,13 +284,13 @@ struct HostLogHandler: LogHandler {
 
     func log(event: LogEvent) {
         guard let host = UnsafePointer<strada_host_api_v1>(bitPattern: hostAddress) else { return }
-        let stradaLevel: strada_log_level = switch event.level {
-        case .trace, .debug: STRADA_LOG_DEBUG
-        case .info, .notice: STRADA_LOG_INFO
-        case .warning: STRADA_LOG_WARNING
-        case .error, .critical: STRADA_LOG_ERROR
-        }
+        let stradaLevel: strada_log_level =
+            switch event.level {
+            case .trace, .debug: STRADA_LOG_DEBUG
+            case .info, .notice: STRADA_LOG_INFO
+            case .warning: STRADA_LOG_WARNING
+            case .error, .critical: STRADA_LOG_ERROR
+            }
         withStradaString("\(event.message)") { text in host.pointee.log(host, stradaLevel, text) }
     }
 }
-

@@ -182,7 +182,8 @@ public enum AutomationEvent: Sendable, Equatable {
         case .controlAdded(let control), .controlChanged(let control): ["control": control]
         case .controlRemoved(let id): ["id": .string(id)]
         case .toast(let message): ["message": .string(message)]
-        case .windowTitle(let title, let subtitle): ["title": .string(title), "subtitle": subtitle.map(JSON.string) ?? .null]
+        case .windowTitle(let title, let subtitle):
+            ["title": .string(title), "subtitle": subtitle.map(JSON.string) ?? .null]
         case .clipboard(let text): ["text": .string(text)]
         case .windowColorScheme(let scheme): ["scheme": .string(scheme)]
         case .browserOpened(let url): ["url": .string(url)]
@@ -278,9 +279,10 @@ extension AutomationEvent {
 
     /// A message as the wire object the page sent or receives.
     static func json(_ message: Message) -> JSON {
-        message.wire() ?? .object([
-            "id": .string(message.id), "component": .string(message.component), "event": .string(message.event),
-            "jsonData": .string(message.jsonData),
-        ])
+        message.wire()
+            ?? .object([
+                "id": .string(message.id), "component": .string(message.component), "event": .string(message.event),
+                "jsonData": .string(message.jsonData),
+            ])
     }
 }

@@ -56,10 +56,12 @@ public enum WorkerMessage: Sendable, Equatable {
         case .controlEvent(let instance, let control, let event):
             return object(.controlEvent, instance, ["control": .string(control)], raw: ("event", event))
         case .hello(let id, let version, let abi, let components):
-            return object(.hello, nil, [
-                "id": .string(id), "version": .string(version), "abi": .string(abi),
-                "components": .array(components.map(JSON.string)),
-            ])
+            return object(
+                .hello, nil,
+                [
+                    "id": .string(id), "version": .string(version), "abi": .string(abi),
+                    "components": .array(components.map(JSON.string)),
+                ])
         case .error(let message, let reason):
             return object(.error, nil, ["message": .string(message), "reason": .string(reason)])
         case .reply(let instance, let message): return object(.reply, instance, raw: ("message", message))
@@ -67,7 +69,8 @@ public enum WorkerMessage: Sendable, Equatable {
             return object(.replyToEvent, instance, ["event": .string(event), "data": .string(data)])
         case .setButton(let instance, let button): return object(.setButton, instance, ["button": button])
         case .removeButton(let instance, let id): return object(.removeButton, instance, ["id": .string(id)])
-        case .show(let instance, let id, let spec): return object(.show, instance, ["id": .string(id)], raw: ("spec", spec))
+        case .show(let instance, let id, let spec):
+            return object(.show, instance, ["id": .string(id)], raw: ("spec", spec))
         case .remove(let instance, let id): return object(.remove, instance, ["id": .string(id)])
         }
     }

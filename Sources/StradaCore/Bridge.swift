@@ -66,7 +66,9 @@ public final class Bridge {
         }
         observer?(.received(message))
         guard let delegate else {
-            Strada.config.debug("ignored \(message.component)/\(message.event) #\(message.id): no page owns this web view", logger: logger)
+            Strada.config.debug(
+                "ignored \(message.component)/\(message.event) #\(message.id): no page owns this web view",
+                logger: logger)
             observer?(.dropped(message, reason: "no page owns this web view"))
             return
         }
@@ -145,7 +147,8 @@ public final class Bridge {
             return nil
         }
         guard let wire = message.wireText() else {
-            logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: its jsonData is not valid JSON")
+            logger.warning(
+                "reply \(message.component)/\(message.event) #\(message.id) dropped: its jsonData is not valid JSON")
             return nil
         }
         // JSON text parsed in the page, not an object literal: a "__proto__" key stays an own property.

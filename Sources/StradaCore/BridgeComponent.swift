@@ -234,7 +234,8 @@ open class BridgeComponent: ComponentEndpoint {
 
     private func cachedMessage(for event: String) -> Message? {
         guard let message = receivedMessages.message(for: event) else {
-            Strada.config.debug("reply from \(componentName) to \"\(event)\" dropped: no \"\(event)\" message received yet")
+            Strada.config.debug(
+                "reply from \(componentName) to \"\(event)\" dropped: no \"\(event)\" message received yet")
             return nil
         }
         return message
@@ -243,7 +244,8 @@ open class BridgeComponent: ComponentEndpoint {
 
 /// How a delegate creates a component for a name: from a `BridgeComponent` type, or (for plugins) any factory.
 public struct ComponentRegistration: Sendable {
-    package typealias Factory = @MainActor @Sendable (any BridgeDestination, any BridgingDelegate) -> any ComponentEndpoint
+    package typealias Factory =
+        @MainActor @Sendable (any BridgeDestination, any BridgingDelegate) -> any ComponentEndpoint
     public let name: String
     package let make: Factory
 

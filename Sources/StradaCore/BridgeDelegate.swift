@@ -22,12 +22,19 @@ public final class BridgeDelegate: BridgingDelegate {
     package var onComponentInitialized: (@MainActor (any ComponentEndpoint) -> Void)?
 
     /// A delegate for `componentTypes`, as upstream.
-    public convenience init(location: String, destination: any BridgeDestination, componentTypes: [BridgeComponent.Type], logger: Logger? = nil) {
-        self.init(location: location, destination: destination, components: componentTypes.map(ComponentRegistration.init), logger: logger)
+    public convenience init(
+        location: String, destination: any BridgeDestination, componentTypes: [BridgeComponent.Type],
+        logger: Logger? = nil
+    ) {
+        self.init(
+            location: location, destination: destination, components: componentTypes.map(ComponentRegistration.init),
+            logger: logger)
     }
 
     /// A delegate for any component registrations (plugin proxies included). The first registration of a name wins.
-    package init(location: String, destination: any BridgeDestination, components: [ComponentRegistration], logger: Logger? = nil) {
+    package init(
+        location: String, destination: any BridgeDestination, components: [ComponentRegistration], logger: Logger? = nil
+    ) {
         self.location = location
         self.destination = destination
         self.registrations = components

@@ -12,18 +12,26 @@ package enum ControlSpec: Sendable, Equatable {
 
     /// Reads the spec of control `id`; the error names the field that is wrong.
     package init(id: String, json: JSON) throws(MalformedMessage) {
-        guard let kind = json["kind"]?.stringValue else { throw MalformedMessage(reason: "a control spec needs a string \"kind\"") }
+        guard let kind = json["kind"]?.stringValue else {
+            throw MalformedMessage(reason: "a control spec needs a string \"kind\"")
+        }
         func string(_ key: String) -> String? { json[key]?.stringValue }
         func required(_ key: String) throws(MalformedMessage) -> String {
-            guard let value = string(key) else { throw MalformedMessage(reason: "a \(kind) control needs a string \"\(key)\"") }
+            guard let value = string(key) else {
+                throw MalformedMessage(reason: "a \(kind) control needs a string \"\(key)\"")
+            }
             return value
         }
         switch kind {
         case "menu":
-            guard case .array(let items)? = json["items"] else { throw MalformedMessage(reason: "a menu control needs an array \"items\"") }
+            guard case .array(let items)? = json["items"] else {
+                throw MalformedMessage(reason: "a menu control needs an array \"items\"")
+            }
             var parsed: [ControlMenu.Item] = []
             for (position, item) in items.enumerated() {
-                guard let title = item["title"]?.stringValue else { throw MalformedMessage(reason: "menu item \(position) needs a string \"title\"") }
+                guard let title = item["title"]?.stringValue else {
+                    throw MalformedMessage(reason: "menu item \(position) needs a string \"title\"")
+                }
                 var index = position
                 if case .number(let value)? = item["index"] { index = Int(value) }
                 parsed.append(.init(title: title, index: index))
@@ -35,13 +43,18 @@ package enum ControlSpec: Sendable, Equatable {
                 if case .number(let value)? = source["height"] { height = value }
                 anchor = ControlAnchor(x: x, y: y, width: width, height: height)
             }
-            self = .menu(ControlMenu(id: id, title: string("title") ?? "", items: parsed, anchor: anchor, anchorButton: string("anchorButton")))
+            self = .menu(
+                ControlMenu(
+                    id: id, title: string("title") ?? "", items: parsed, anchor: anchor,
+                    anchorButton: string("anchorButton")))
         case "alert":
             var destructive = false
             if case .bool(let value)? = json["destructive"] { destructive = value }
-            self = .alert(ControlAlert(
-                id: id, title: try required("title"), message: string("message"), confirmTitle: string("confirm") ?? "OK",
-                dismissTitle: string("dismiss") ?? "Cancel", isDestructive: destructive))
+            self = .alert(
+                ControlAlert(
+                    id: id, title: try required("title"), message: string("message"),
+                    confirmTitle: string("confirm") ?? "OK",
+                    dismissTitle: string("dismiss") ?? "Cancel", isDestructive: destructive))
         case "search": self = .search(ControlSearch(id: id, placeholder: string("placeholder") ?? "Search"))
         case "toast": self = .toast(try required("message"))
         case "title": self = .title(string("title"), subtitle: string("subtitle"))
@@ -65,18 +78,26 @@ package enum ControlSpec: Sendable, Equatable {
                 "items": .array(menu.items.map { ["title": .string($0.title), "index": .number(Double($0.index))] }),
             ]
             if let anchor = menu.anchor {
-                fields["anchor"] = ["x": .number(anchor.x), "y": .number(anchor.y), "width": .number(anchor.width), "height": .number(anchor.height)]
+                fields["anchor"] = [
+                    "x": .number(anchor.x), "y": .number(anchor.y), "width": .number(anchor.width),
+                    "height": .number(anchor.height),
+                ]
             }
             if let button = menu.anchorButton { fields["anchorButton"] = .string(button) }
             return .object(fields)
         case .alert(let alert):
             return [
                 "kind": "alert", "title": .string(alert.title), "message": alert.message.map(JSON.string) ?? .null,
-                "confirm": .string(alert.confirmTitle), "dismiss": .string(alert.dismissTitle), "destructive": .bool(alert.isDestructive),
+                "confirm": .string(alert.confirmTitle), "dismiss": .string(alert.dismissTitle),
+                "destructive": .bool(alert.isDestructive),
             ]
         case .search(let search): return ["kind": "search", "placeholder": .string(search.placeholder)]
         case .toast(let message): return ["kind": "toast", "message": .string(message)]
-        case .title(let title, let subtitle): return ["kind": "title", "title": title.map(JSON.string) ?? .null, "subtitle": subtitle.map(JSON.string) ?? .null]
+        case .title(let title, let subtitle):
+            return [
+                "kind": "title", "title": title.map(JSON.string) ?? .null,
+                "subtitle": subtitle.map(JSON.string) ?? .null,
+            ]
         case .clipboard(let text): return ["kind": "clipboard", "text": .string(text)]
         case .colorScheme(let scheme): return ["kind": "colorScheme", "scheme": .string(scheme.rawValue)]
         case .openURL(let url): return ["kind": "openURL", "url": .string(url)]

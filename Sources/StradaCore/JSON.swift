@@ -74,13 +74,16 @@ extension JSON {
         var text = text
         let result = text.withUTF8 { buffer -> Result<(JSON, String?, Bool), JSONParseError> in
             if buffer.count > limits.maxBytes {
-                return .failure(JSONParseError(reason: "input is \(buffer.count) bytes, limit is \(limits.maxBytes)", offset: 0))
+                return .failure(
+                    JSONParseError(reason: "input is \(buffer.count) bytes, limit is \(limits.maxBytes)", offset: 0))
             }
             var parser = Parser(bytes: buffer, limits: limits)
             parser.captureKey = key
             do throws(JSONParseError) {
                 let value = try parser.parseDocument()
-                let captured = parser.captured.map { String(decoding: UnsafeBufferPointer(rebasing: buffer[$0]), as: UTF8.self) }
+                let captured = parser.captured.map {
+                    String(decoding: UnsafeBufferPointer(rebasing: buffer[$0]), as: UTF8.self)
+                }
                 return .success((value, captured, parser.sawDuplicateKeys))
             } catch {
                 return .failure(error)
@@ -319,7 +322,9 @@ private struct Parser {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
@@ -395,8 +400,10 @@ extension JSON {
             var index = 0
             while index < count {
                 let byte = bytes[index]
-                let needsEscape = byte < 0x20 || byte == 0x22 || byte == 0x5C
-                    || (byte == 0xE2 && index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9))
+                let needsEscape =
+                    byte < 0x20 || byte == 0x22 || byte == 0x5C
+                    || (byte == 0xE2 && index + 2 < count && bytes[index + 1] == 0x80
+                        && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9))
                 if !needsEscape {
                     index += 1
                     continue
@@ -414,7 +421,10 @@ extension JSON {
                     out.append(bytes[index + 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9"))
                     index += 2
                 default:
-                    out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0xF)]])
+                    out.append(contentsOf: [
+                        UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hexDigits[Int(byte >> 4)],
+                        hexDigits[Int(byte & 0xF)],
+                    ])
                 }
                 index += 1
                 runStart = index

@@ -37,7 +37,8 @@ public struct Message: Sendable {
         self.init(id: id, component: component, event: event, metadata: metadata, jsonData: jsonData, parsedData: nil)
     }
 
-    private init(id: String, component: String, event: String, metadata: Metadata?, jsonData: String, parsedData: JSON?) {
+    private init(id: String, component: String, event: String, metadata: Metadata?, jsonData: String, parsedData: JSON?)
+    {
         self.id = id
         self.component = component
         self.event = event
@@ -60,7 +61,8 @@ public struct Message: Sendable {
             let encoded = try Strada.config.jsonEncoder.encode(data)
             return replacing(event: updatedEvent, jsonData: String(decoding: encoded, as: UTF8.self))
         } catch {
-            Strada.config.logger.error("encoding reply data for \(component)/\(event) failed, keeping the original data: \(error)")
+            Strada.config.logger.error(
+                "encoding reply data for \(component)/\(event) failed, keeping the original data: \(error)")
             return replacing(event: updatedEvent)
         }
     }
@@ -139,7 +141,9 @@ extension Message {
         default: throw MalformedMessage(reason: "message \(id) has \"data\" that is not an object")
         }
         let metadata = data["metadata"]?["url"]?.stringValue.map(Metadata.init(url:))
-        self.init(id: id, component: component, event: event, metadata: metadata, jsonData: text ?? data.serialized(), parsedData: data)
+        self.init(
+            id: id, component: component, event: event, metadata: metadata, jsonData: text ?? data.serialized(),
+            parsedData: data)
     }
 
     /// The wire object as JSON text, built around `jsonData` without serialising it again when it is known

@@ -82,7 +82,10 @@ public struct ControlAlert: Sendable, Hashable {
     public var confirmTitle: String
     public var dismissTitle: String
     public var isDestructive: Bool
-    public init(id: String, title: String, message: String? = nil, confirmTitle: String = "OK", dismissTitle: String = "Cancel", isDestructive: Bool = false) {
+    public init(
+        id: String, title: String, message: String? = nil, confirmTitle: String = "OK", dismissTitle: String = "Cancel",
+        isDestructive: Bool = false
+    ) {
         self.id = id
         self.title = title
         self.message = message
@@ -190,7 +193,9 @@ public final class ComponentControls {
     }
 
     public func showToast(_ message: String) { base.showToast(message) }
-    public func setWindowTitle(_ title: String?, subtitle: String? = nil) { base.setWindowTitle(title, subtitle: subtitle) }
+    public func setWindowTitle(_ title: String?, subtitle: String? = nil) {
+        base.setWindowTitle(title, subtitle: subtitle)
+    }
 
     /// Shows or updates a search entry; `onChange` gets the text as it changes.
     public func setSearch(_ search: ControlSearch, onChange: @escaping @MainActor (String) -> Void) {
@@ -212,7 +217,8 @@ extension HeaderButton {
     /// `{id, title, icon, enabled, placement, style}`.
     package var json: JSONObject {
         [
-            "id": .string(id), "title": .string(title), "icon": iconName.map(JSON.string) ?? .null, "enabled": .bool(isEnabled),
+            "id": .string(id), "title": .string(title), "icon": iconName.map(JSON.string) ?? .null,
+            "enabled": .bool(isEnabled),
             "placement": .string(placement.rawValue), "style": .string(style.rawValue),
         ]
     }
@@ -222,8 +228,10 @@ extension HeaderButton {
         var enabled = true
         if case .bool(let value)? = json["enabled"] { enabled = value }
         self.init(
-            id: json["id"]?.stringValue ?? "", title: json["title"]?.stringValue ?? "", iconName: json["icon"]?.stringValue,
-            isEnabled: enabled, placement: json["placement"]?.stringValue.flatMap(ControlPlacement.init(rawValue:)) ?? .end,
+            id: json["id"]?.stringValue ?? "", title: json["title"]?.stringValue ?? "",
+            iconName: json["icon"]?.stringValue,
+            isEnabled: enabled,
+            placement: json["placement"]?.stringValue.flatMap(ControlPlacement.init(rawValue:)) ?? .end,
             style: json["style"]?.stringValue.flatMap(ButtonStyle.init(rawValue:)) ?? .normal)
     }
 }

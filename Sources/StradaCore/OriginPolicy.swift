@@ -22,7 +22,8 @@ public struct OriginPolicy: Sendable, Equatable {
         origins.sorted().map { origin in
             if origin == "file://" { return "file:///*" }
             var hostPart = origin
-            if let colon = hostPart.lastIndex(of: ":"), hostPart[hostPart.index(after: colon)...].allSatisfy(\.isNumber),
+            if let colon = hostPart.lastIndex(of: ":"),
+                hostPart[hostPart.index(after: colon)...].allSatisfy(\.isNumber),
                 !hostPart[hostPart.index(after: colon)...].isEmpty
             {
                 hostPart = String(hostPart[..<colon])

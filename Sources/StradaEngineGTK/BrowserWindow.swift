@@ -89,11 +89,13 @@ public final class BrowserWindow {
         gtk_widget_set_visible(backButton, 0)
         adw_header_bar_pack_start(strada_adw_header_bar(controls.headerBar), backButton)
         onSignal(UnsafeMutableRawPointer(backButton), "clicked") { [weak self] in self?.onPageEvent?(.backRequested) }
-        strada_install_back_triggers(window, { data in
-            guard let data else { return }
-            let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
-            MainActor.assumeIsolated { window.onPageEvent?(.backRequested) }
-        }, Unmanaged.passUnretained(self).toOpaque())
+        strada_install_back_triggers(
+            window,
+            { data in
+                guard let data else { return }
+                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                MainActor.assumeIsolated { window.onPageEvent?(.backRequested) }
+            }, Unmanaged.passUnretained(self).toOpaque())
 
         webView.onMessage = { [weak self] text in
             guard let self else { return }
@@ -119,7 +121,9 @@ public final class BrowserWindow {
         }
         onSignal(viewPointer, "close") { [weak self] in self?.onPageEvent?(.closeRequestedByPage) }
         onEnumSignal(viewPointer, "web-process-terminated") { [weak self] reason in
-            let text = reason == WEBKIT_WEB_PROCESS_CRASHED.rawValue ? "crashed" : "exceeded its memory limit or was terminated"
+            let text =
+                reason == WEBKIT_WEB_PROCESS_CRASHED.rawValue
+                ? "crashed" : "exceeded its memory limit or was terminated"
             self?.logger.error("the web content process \(text)")
             self?.onPageEvent?(.webProcessTerminated(reason: text))
         }
@@ -229,8 +233,13 @@ public final class BrowserWindow {
     }
 
     /// The raw GTK objects (for the "dev.strada.gtk-handles/1" plugin extension): window, header bar, web view.
-    public var gtkHandles: (window: UnsafeMutableRawPointer, headerBar: UnsafeMutableRawPointer, webView: UnsafeMutableRawPointer) {
-        (UnsafeMutableRawPointer(window), UnsafeMutableRawPointer(controls.headerBar), UnsafeMutableRawPointer(webView.view))
+    public var gtkHandles:
+        (window: UnsafeMutableRawPointer, headerBar: UnsafeMutableRawPointer, webView: UnsafeMutableRawPointer)
+    {
+        (
+            UnsafeMutableRawPointer(window), UnsafeMutableRawPointer(controls.headerBar),
+            UnsafeMutableRawPointer(webView.view)
+        )
     }
 
     public func present() { gtk_window_present(strada_gtk_window(window)) }
@@ -244,7 +253,8 @@ public final class BrowserWindow {
             let url = webView.currentURL ?? ""
             let bridged = originPolicy.allows(url)
             if !bridged {
-                logger.warning("\(url) is not from an allowed origin: this page gets no bridge (allow it with --allow-origin)")
+                logger.warning(
+                    "\(url) is not from an allowed origin: this page gets no bridge (allow it with --allow-origin)")
             }
             onPageEvent?(.committed(url: url, bridged: bridged))
         case WEBKIT_LOAD_FINISHED:

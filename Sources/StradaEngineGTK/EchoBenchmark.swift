@@ -36,7 +36,9 @@ final class EchoBenchmark {
         for arrival in arrivals {
             guard let value = try? JSON(parsing: arrival.text) else { continue }
             let tags = arrival.channel == WebView.echoChannel ? value : value["data"]
-            guard case .number(let run)? = tags?["run"], run > 100, case .number(let seq)? = tags?["seq"] else { continue }
+            guard case .number(let run)? = tags?["run"], run > 100, case .number(let seq)? = tags?["seq"] else {
+                continue
+            }
             let kind = arrival.channel == WebView.echoChannel ? "floor" : "bridge"
             if let last = previous[kind], last.run == run, last.seq + 1 == seq {
                 gaps[kind, default: []].append(Double(arrival.time - last.time) / 1e6)
@@ -53,6 +55,9 @@ final class EchoBenchmark {
         guard !sorted.isEmpty else { return .null }
         func at(_ p: Double) -> Double { sorted[min(sorted.count - 1, Int(p * Double(sorted.count)))] }
         let mean = sorted.reduce(0, +) / Double(sorted.count)
-        return ["n": .number(Double(sorted.count)), "p50": .number(at(0.5)), "p99": .number(at(0.99)), "max": .number(sorted.last!), "mean": .number(mean)]
+        return [
+            "n": .number(Double(sorted.count)), "p50": .number(at(0.5)), "p99": .number(at(0.99)),
+            "max": .number(sorted.last!), "mean": .number(mean),
+        ]
     }
 }

@@ -18,10 +18,13 @@ private let releaseBox: GClosureNotify = { data, _ in
 }
 
 @discardableResult
-private func connect<Argument>(_ instance: UnsafeMutableRawPointer, _ signal: String, _ trampoline: GCallback,
-                               _ body: @escaping @MainActor (Argument) -> Void) -> gulong {
+private func connect<Argument>(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ trampoline: GCallback,
+    _ body: @escaping @MainActor (Argument) -> Void
+) -> gulong {
     let box: AnyObject = SignalBox<Argument>(body)
-    return g_signal_connect_data(instance, signal, trampoline, Unmanaged.passRetained(box).toOpaque(), releaseBox, GConnectFlags(rawValue: 0))
+    return g_signal_connect_data(
+        instance, signal, trampoline, Unmanaged.passRetained(box).toOpaque(), releaseBox, GConnectFlags(rawValue: 0))
 }
 
 private func invoke<Argument>(_ userData: gpointer?, _ argument: Argument) {
@@ -33,7 +36,8 @@ private func invoke<Argument>(_ userData: gpointer?, _ argument: Argument) {
 
 /// `(instance, user_data) -> void` signals: "clicked", "close".
 @discardableResult
-func onSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Void) -> gulong {
+func onSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Void) -> gulong
+{
     typealias Handler = @convention(c) (gpointer?, gpointer?) -> Void
     let trampoline: Handler = { _, userData in invoke(userData, ()) }
     return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self)) { (_: Void) in body() }
@@ -41,7 +45,9 @@ func onSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @es
 
 /// `(instance, user_data) -> gboolean` signals: "close-request". The handler's result is returned to GTK.
 @discardableResult
-func onBoolSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Bool) -> gulong {
+func onBoolSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor () -> Bool)
+    -> gulong
+{
     final class ResultBox: @unchecked Sendable { var value = false }
     typealias Handler = @convention(c) (gpointer?, gpointer?) -> gboolean
     let trampoline: Handler = { _, userData in
@@ -49,12 +55,17 @@ func onBoolSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body:
         invoke(userData, result)
         return result.value ? 1 : 0
     }
-    return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self)) { (result: ResultBox) in result.value = body() }
+    return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self)) { (result: ResultBox) in
+        result.value = body()
+    }
 }
 
-/// `(instance, pointer, user_data) -> void` signals: "script-message-received::x" (JSCValue*), "notify::x" (GParamSpec*).
+/// `(instance, pointer, user_data) -> void` signals: "script-message-received::x" (JSCValue*),
+/// "notify::x" (GParamSpec*).
 @discardableResult
-func onPointerSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (OpaquePointer?) -> Void) -> gulong {
+func onPointerSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (OpaquePointer?) -> Void
+) -> gulong {
     typealias Handler = @convention(c) (gpointer?, OpaquePointer?, gpointer?) -> Void
     let trampoline: Handler = { _, argument, userData in invoke(userData, argument) }
     return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), body)
@@ -62,7 +73,9 @@ func onPointerSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ bo
 
 /// `(instance, const char *, user_data) -> void` signals: "response" of `AdwMessageDialog`.
 @discardableResult
-func onStringSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (String) -> Void) -> gulong {
+func onStringSignal(
+    _ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (String) -> Void
+) -> gulong {
     typealias Handler = @convention(c) (gpointer?, UnsafePointer<CChar>?, gpointer?) -> Void
     let trampoline: Handler = { _, argument, userData in invoke(userData, argument.map { String(cString: $0) } ?? "") }
     return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), body)
@@ -70,7 +83,9 @@ func onStringSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ bod
 
 /// `(instance, enum, user_data) -> void` signals: "load-changed", "web-process-terminated".
 @discardableResult
-func onEnumSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (UInt32) -> Void) -> gulong {
+func onEnumSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body: @escaping @MainActor (UInt32) -> Void)
+    -> gulong
+{
     typealias Handler = @convention(c) (gpointer?, UInt32, gpointer?) -> Void
     let trampoline: Handler = { _, argument, userData in invoke(userData, argument) }
     return connect(instance, signal, unsafeBitCast(trampoline, to: GCallback.self), body)
@@ -124,7 +139,9 @@ final class LineReader {
             let reader = Unmanaged<LineReader>.fromOpaque(userData!).takeUnretainedValue()
             return MainActor.assumeIsolated { reader.readAvailable(fd) ? 1 : 0 }
         }
-        g_unix_fd_add(fd, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue), callback, Unmanaged.passRetained(self).toOpaque())
+        g_unix_fd_add(
+            fd, GIOCondition(rawValue: G_IO_IN.rawValue | G_IO_HUP.rawValue), callback,
+            Unmanaged.passRetained(self).toOpaque())
     }
 
     /// `false` at end of input (the source is removed).

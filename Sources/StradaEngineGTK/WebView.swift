@@ -55,7 +55,8 @@ final class WebView: BridgeWebView, AnchorView {
         // Only the relay (isolated world, top frame) can; the page-world adapter reaches the relay through a
         // DOM event on the top document, which cross-origin iframes cannot dispatch.
         webkit_user_content_manager_register_script_message_handler(contentManager, Self.channel, Self.world)
-        onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.channel)") { [weak self] value in
+        onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.channel)") {
+            [weak self] value in
             guard let self, let value else { return }
             switch Self.payload(of: value, limit: self.maxPayloadBytes) {
             case .text(let text):
@@ -145,10 +146,13 @@ final class WebView: BridgeWebView, AnchorView {
     /// A payload posted to `window.webkit.messageHandlers.stradaEcho` comes back through
     /// `window.__stradaEcho(payload)` by the same route bridge replies take (JSON text → evaluated script).
     /// `onArrival` sees every payload on both channels, with its arrival time, before anything else runs.
-    func installEchoChannel(onArrival: @escaping @MainActor (_ channel: String, _ nanoseconds: UInt64, _ text: String) -> Void) {
+    func installEchoChannel(
+        onArrival: @escaping @MainActor (_ channel: String, _ nanoseconds: UInt64, _ text: String) -> Void
+    ) {
         arrivalRecorder = onArrival
         webkit_user_content_manager_register_script_message_handler(contentManager, Self.echoChannel, nil)
-        onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.echoChannel)") { [weak self] value in
+        onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.echoChannel)") {
+            [weak self] value in
             let arrived = DispatchTime.now().uptimeNanoseconds
             guard let self, let value, let text = Self.text(of: value) else { return }
             self.arrivalRecorder?(Self.echoChannel, arrived, text)

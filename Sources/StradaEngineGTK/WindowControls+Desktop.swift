@@ -10,11 +10,12 @@ extension WindowControls {
     }
 
     func setColorScheme(_ scheme: ColorScheme) {
-        let adwScheme: AdwColorScheme = switch scheme {
-        case .light: ADW_COLOR_SCHEME_FORCE_LIGHT
-        case .dark: ADW_COLOR_SCHEME_FORCE_DARK
-        case .system: ADW_COLOR_SCHEME_DEFAULT
-        }
+        let adwScheme: AdwColorScheme =
+            switch scheme {
+            case .light: ADW_COLOR_SCHEME_FORCE_LIGHT
+            case .dark: ADW_COLOR_SCHEME_FORCE_DARK
+            case .system: ADW_COLOR_SCHEME_DEFAULT
+            }
         adw_style_manager_set_color_scheme(adw_style_manager_get_default(), adwScheme)
         observer?(.colorScheme(scheme))
     }

@@ -37,7 +37,8 @@ enum Trace {
         let line: String
         switch traffic {
         case .ready: line = "← ready"
-        case .received(let message): line = "← \(message.component)/\(message.event) #\(message.id) \(message.jsonData)"
+        case .received(let message):
+            line = "← \(message.component)/\(message.event) #\(message.id) \(message.jsonData)"
         case .sent(let message): line = "→ \(message.component)/\(message.event) #\(message.id) \(message.jsonData)"
         case .rejected(let raw, let reason): line = "✗ rejected (\(reason)): \(raw)"
         case .dropped(let message, let reason):

@@ -34,7 +34,9 @@ public final class HostSession {
         self.launcher = launcher
         self.output = output
         self.logger = logger
-        let channel = configuration.automationEvents.map { AutomationChannel(eventPrefixes: $0, write: output.automation) }
+        let channel = configuration.automationEvents.map {
+            AutomationChannel(eventPrefixes: $0, write: output.automation)
+        }
         automation = channel
 
         registry = PluginRegistry(
@@ -67,17 +69,19 @@ public final class HostSession {
             window.installEchoBenchmark { result in channel?.emit(.benchmarkRoundtrip(result: result)) }
         }
 
-        let plugins: [JSON] = report.plugins.map { plugin -> JSON in
-            [
-                "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
-                "components": .array(plugin.componentNames.map(JSON.string)), "isolated": false,
-            ]
-        } + isolated.map { plugin -> JSON in
-            [
-                "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
-                "components": .array(plugin.componentNames.map(JSON.string)), "isolated": true,
-            ]
-        }
+        let plugins: [JSON] =
+            report.plugins.map { plugin -> JSON in
+                [
+                    "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
+                    "components": .array(plugin.componentNames.map(JSON.string)), "isolated": false,
+                ]
+            }
+            + isolated.map { plugin -> JSON in
+                [
+                    "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
+                    "components": .array(plugin.componentNames.map(JSON.string)), "isolated": true,
+                ]
+            }
         let where_ = configuration.isolate ? " in worker processes" : ""
         logger.info("loaded \(plugins.count) plugin(s)\(where_): components [\(names.joined(separator: " "))]")
         channel?.emit(.hostReady(userAgent: window.userAgent, components: names, plugins: plugins))
@@ -248,9 +252,10 @@ public final class HostSession {
                 plugin \(known.id) reloaded in a new worker (generation \(generation), \
                 \(String(format: "%.1f", milliseconds)) ms)
                 """)
-            automation?.emit(.pluginReloaded(
-                path: path, id: known.id, generation: generation, components: known.componentNames,
-                reinstantiated: reinstantiated, milliseconds: milliseconds, residentKilobytesDelta: 0))
+            automation?.emit(
+                .pluginReloaded(
+                    path: path, id: known.id, generation: generation, components: known.componentNames,
+                    reinstantiated: reinstantiated, milliseconds: milliseconds, residentKilobytesDelta: 0))
             if known.componentNames != namesBefore { isolatedComponentsChanged() }
         } catch {
             logger.error("\(error.description)")
@@ -286,16 +291,18 @@ public final class HostSession {
                 plugin \(generation.plugin.id) reloaded (generation \(generation.number), \
                 \(String(format: "%.1f", milliseconds)) ms, RSS \(sign)\(residentDelta) KiB)
                 """)
-            automation?.emit(.pluginReloaded(
-                path: path, id: generation.plugin.id, generation: generation.number,
-                components: generation.plugin.componentNames, reinstantiated: reloaded,
-                milliseconds: milliseconds, residentKilobytesDelta: residentDelta))
+            automation?.emit(
+                .pluginReloaded(
+                    path: path, id: generation.plugin.id, generation: generation.number,
+                    components: generation.plugin.componentNames, reinstantiated: reloaded,
+                    milliseconds: milliseconds, residentKilobytesDelta: residentDelta))
         }
         // The replaced or removed build's instances are gone now: its plugin gets its shutdown.
         registry.retireReplaced()
         if window.setComponentNames(registry.componentNames) {
             let names = registry.componentNames
-            logger.info("the set of components changed to [\(names.joined(separator: " "))]: user agent updated, page reloaded")
+            logger.info(
+                "the set of components changed to [\(names.joined(separator: " "))]: user agent updated, page reloaded")
             automation?.emit(.hostComponents(components: names, userAgent: window.userAgent))
         }
     }
@@ -357,8 +364,10 @@ public final class HostSession {
             if window.saveScreenshot(to: path) {
                 automation?.emit(.commandOK(command: name, details: ["path": .string(path)]))
             } else {
-                automation?.emit(.commandError(
-                    command: name, error: "the window could not be rendered to \(path)", details: ["path": .string(path)]))
+                automation?.emit(
+                    .commandError(
+                        command: name, error: "the window could not be rendered to \(path)",
+                        details: ["path": .string(path)]))
             }
         case .call(let pluginID, let action, let arguments):
             call(pluginID, action, arguments)
@@ -389,7 +398,8 @@ public final class HostSession {
             try body(window.controls)
             automation?.emit(.commandOK(command: command, details: ["control": .string(id)]))
         } catch {
-            automation?.emit(.commandError(command: command, error: error.description, details: ["control": .string(id)]))
+            automation?.emit(
+                .commandError(command: command, error: error.description, details: ["control": .string(id)]))
         }
     }
 }

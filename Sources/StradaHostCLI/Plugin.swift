@@ -13,7 +13,9 @@ struct Plugin: ParsableCommand {
 
 /// `--plugins <dir>` for the plugin subcommands, defaulting to the per-user directory.
 struct PluginDirectoryOptions: ParsableArguments {
-    @Option(name: .customLong("plugins"), help: "The plugins directory (default: ~/.local/share/strada/plugins, or $XDG_DATA_HOME/strada/plugins).")
+    @Option(
+        name: .customLong("plugins"),
+        help: "The plugins directory (default: ~/.local/share/strada/plugins, or $XDG_DATA_HOME/strada/plugins).")
     var directory: String?
 
     /// An installer for that directory whose probes print a refusing plugin's own log line.

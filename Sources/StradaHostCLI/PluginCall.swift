@@ -8,7 +8,8 @@ import StradaPluginHost
 /// by its signature, with libffi.
 struct PluginCall: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "call", abstract: "Call a native action declared in a plugin's manifest (by signature, via libffi).")
+        commandName: "call",
+        abstract: "Call a native action declared in a plugin's manifest (by signature, via libffi).")
 
     @Argument(help: "The plugin file.")
     var file: String

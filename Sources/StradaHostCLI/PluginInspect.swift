@@ -5,7 +5,8 @@ import StradaPluginHost
 /// `strada-host plugin inspect <file>`: says what one plugin declares, or why it does not load. The plugin
 /// is loaded in a probe child process (`plugin probe`), so one that crashes while loading is one line here.
 struct PluginInspect: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "inspect", abstract: "Load one plugin file and show what it declares.")
+    static let configuration = CommandConfiguration(
+        commandName: "inspect", abstract: "Load one plugin file and show what it declares.")
 
     @Argument(help: "The plugin file (a shared library).")
     var file: String
@@ -21,7 +22,8 @@ struct PluginInspect: ParsableCommand {
         } else if let error = status.error {
             print(error)
         } else {
-            print("""
+            print(
+                """
                 id:         \(status.id ?? "-")
                 version:    \(status.version ?? "-")
                 abi:        \(status.abi ?? "-")

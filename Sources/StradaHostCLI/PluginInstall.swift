@@ -17,7 +17,10 @@ struct PluginInstall: ParsableCommand {
         let installer = options.installer()
         do {
             for status in try installer.install(source) {
-                print("installed \(status.id ?? "?") \(status.version ?? "?") (\(status.components.joined(separator: ", "))) → \(status.path)")
+                print(
+                    "installed \(status.id ?? "?") \(status.version ?? "?") "
+                        + "(\(status.components.joined(separator: ", "))) → \(status.path)"
+                )
             }
         } catch {
             throw error

@@ -4,7 +4,8 @@ import StradaPluginHost
 
 /// `strada-host plugin list`: every plugin file with what it declares, or why it does not load.
 struct PluginList: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "list", abstract: "List the plugins in a plugins directory.")
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the plugins in a plugins directory.")
 
     @OptionGroup var options: PluginDirectoryOptions
 

@@ -16,19 +16,27 @@ struct PluginNew: ParsableCommand {
     @Option(help: "Where to create the skeleton (default: ./<name>).")
     var output: String?
 
-    @Option(help: "The Strada for Linux checkout the skeleton builds against (default: the one this host was built from).")
+    @Option(
+        help: "The Strada for Linux checkout the skeleton builds against (default: the one this host was built from).")
     var sdk: String?
 
     func validate() throws {
-        guard name.contains(where: \.isLetter) else { throw ValidationError("\(name): a plugin name needs at least one letter, e.g. share-sheet") }
-        if let sdk, !FileManager.default.fileExists(atPath: (sdk as NSString).appendingPathComponent("SDK/CStradaPlugin/include/strada_plugin.h")) {
-            throw ValidationError("--sdk \(sdk): no SDK/CStradaPlugin/include/strada_plugin.h there; pass the Strada for Linux checkout")
+        guard name.contains(where: \.isLetter) else {
+            throw ValidationError("\(name): a plugin name needs at least one letter, e.g. share-sheet")
+        }
+        if let sdk,
+            !FileManager.default.fileExists(
+                atPath: (sdk as NSString).appendingPathComponent("SDK/CStradaPlugin/include/strada_plugin.h"))
+        {
+            throw ValidationError(
+                "--sdk \(sdk): no SDK/CStradaPlugin/include/strada_plugin.h there; pass the Strada for Linux checkout")
         }
     }
 
     func run() throws {
         guard let sdkPath = sdk ?? Self.checkoutContainingExecutable() else {
-            throw ValidationError("cannot find the Strada for Linux checkout this host was built from; pass --sdk <path>")
+            throw ValidationError(
+                "cannot find the Strada for Linux checkout this host was built from; pass --sdk <path>")
         }
         let directory = output ?? name
         guard !FileManager.default.fileExists(atPath: directory) else {
@@ -37,7 +45,8 @@ struct PluginNew: ParsableCommand {
         let absoluteSDK = URL(fileURLWithPath: sdkPath).standardizedFileURL.path
         for file in PluginTemplates.files(name: name, language: lang, sdkPath: absoluteSDK) {
             let path = (directory as NSString).appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try file.contents.write(toFile: path, atomically: true, encoding: .utf8)
             print("created \(path)")
         }
@@ -51,7 +60,11 @@ struct PluginNew: ParsableCommand {
     static func checkoutContainingExecutable() -> String? {
         var url = URL(fileURLWithPath: PluginProcessLauncher.currentExecutable).deletingLastPathComponent()
         while url.path != "/" {
-            if FileManager.default.fileExists(atPath: url.appendingPathComponent("SDK/CStradaPlugin/include/strada_plugin.h").path) { return url.path }
+            if FileManager.default.fileExists(
+                atPath: url.appendingPathComponent("SDK/CStradaPlugin/include/strada_plugin.h").path)
+            {
+                return url.path
+            }
             url.deleteLastPathComponent()
         }
         return nil

@@ -4,7 +4,8 @@ import StradaPluginHost
 
 /// `strada-host plugin remove <name>`: removes an installed plugin and its manifest.
 struct PluginRemove: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an installed plugin by id or file name.")
+    static let configuration = CommandConfiguration(
+        commandName: "remove", abstract: "Remove an installed plugin by id or file name.")
 
     @Argument(help: "The plugin id (e.g. dev.strada.form) or file name (e.g. libStradaFormPlugin.so).")
     var name: String

@@ -6,7 +6,8 @@ import StradaPluginHost
 /// `strada-host plugin worker <file>` (internal): runs one plugin for `run --isolate`.
 struct PluginWorkerCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "worker", abstract: "Run one plugin in this process for `run --isolate` (internal).", shouldDisplay: false)
+        commandName: "worker", abstract: "Run one plugin in this process for `run --isolate` (internal).",
+        shouldDisplay: false)
 
     @Argument var file: String
 

@@ -13,25 +13,35 @@ struct Run: ParsableCommand {
     @Argument(help: "The page to open: an http(s)/file URL, or a path to an HTML file.")
     var page: String
 
-    @Option(name: .customLong("plugins"), help: "A plugins directory (repeatable). Default: ~/.local/share/strada/plugins if it exists.")
+    @Option(
+        name: .customLong("plugins"),
+        help: "A plugins directory (repeatable). Default: ~/.local/share/strada/plugins if it exists.")
     var pluginDirectories: [String] = []
 
     @Flag(help: "Machine-readable automation channel: JSON-line events on stdout, JSON-line commands on stdin.")
     var automation = false
 
-    @Option(help: "With --automation: only report events whose name starts with one of these comma-separated prefixes (e.g. \"page,control\").")
+    @Option(
+        help: ArgumentHelp(
+            "With --automation: only report events whose name starts with one of these comma-separated prefixes "
+                + "(e.g. \"page,control\")."))
     var automationEvents: String?
 
     @Flag(help: .hidden)
     var benchmarkEchoChannel = false
 
-    @Option(name: .customLong("allow-origin"), help: "Also give the bridge to pages from this origin (repeatable). Default: only the origin of <page>.")
+    @Option(
+        name: .customLong("allow-origin"),
+        help: "Also give the bridge to pages from this origin (repeatable). Default: only the origin of <page>.")
     var allowedOrigins: [String] = []
 
     @Flag(help: "Hot reload: watch the plugins directories and swap in rebuilt plugins without restarting.")
     var watch = false
 
-    @Flag(help: "Run each plugin in its own worker process: a plugin that crashes, hangs or leaks is reported and restarted; the host keeps running.")
+    @Flag(
+        help: ArgumentHelp(
+            "Run each plugin in its own worker process: a plugin that crashes, hangs or leaks is reported and "
+                + "restarted; the host keeps running."))
     var isolate = false
 
     @Flag(help: "Print every bridge message in and out (stderr).")
@@ -52,12 +62,17 @@ struct Run: ParsableCommand {
     func validate() throws {
         _ = try pageURL()
         for origin in allowedOrigins where OriginPolicy.origin(of: origin) == nil {
-            throw ValidationError("--allow-origin \(origin): not an origin; write it like https://app.example or http://127.0.0.1:8080")
+            throw ValidationError(
+                "--allow-origin \(origin): not an origin; write it like https://app.example or http://127.0.0.1:8080")
         }
         for directory in pluginDirectories {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ValidationError("--plugins \(directory): no such directory; create it or pass the folder holding the plugin .so files")
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError(
+                    "--plugins \(directory): no such directory; create it or pass the folder holding the plugin .so "
+                        + "files"
+                )
             }
         }
     }
@@ -93,7 +108,9 @@ struct Run: ParsableCommand {
             Strada.config.debugLoggingEnabled = debug
             Strada.config.codec = CodecSettings(keys: keys)
             let output = HostOutput(
-                automation: { line in print(line); fflush(nil) },
+                automation: { line in
+                    print(line); fflush(nil)
+                },
                 trace: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
             do {
                 let session = try HostSession(

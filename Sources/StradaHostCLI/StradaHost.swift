@@ -26,6 +26,8 @@ extension PluginProcessLauncher {
     /// isolation worker (`plugin worker`): the grammar is this executable's, so it is said here.
     static let stradaHost = PluginProcessLauncher(
         probeArguments: { file in ["plugin", "probe", file] },
-        workerArguments: { file, memoryLimitMB in ["plugin", "worker", "--memory-limit-mb", String(memoryLimitMB), file] }
+        workerArguments: { file, memoryLimitMB in
+            ["plugin", "worker", "--memory-limit-mb", String(memoryLimitMB), file]
+        }
     )
 }

@@ -26,20 +26,21 @@ enum HostAPI {
     /// One table per plugin (so `log` can say which plugin wrote), allocated once and never freed.
     static func table(forPluginAt path: String) -> UnsafePointer<strada_host_api_v1> {
         let table = UnsafeMutablePointer<strada_host_api_v1>.allocate(capacity: 1)
-        table.initialize(to: strada_host_api_v1(
-            struct_size: UInt32(MemoryLayout<strada_host_api_v1>.size),
-            abi_major: UInt32(STRADA_PLUGIN_ABI_MAJOR),
-            abi_minor: UInt32(STRADA_PLUGIN_ABI_MINOR),
-            reserved: 0,
-            host_context: Unmanaged.passRetained(PluginContext(path: path)).toOpaque(),
-            reply: reply,
-            log: log,
-            codec_settings_json: codecSettingsJSON,
-            run_on_main_thread: runOnMainThread,
-            set_button: setButton,
-            remove_button: removeButton,
-            get_extension: getExtension,
-            reply_to_event: replyToEvent))
+        table.initialize(
+            to: strada_host_api_v1(
+                struct_size: UInt32(MemoryLayout<strada_host_api_v1>.size),
+                abi_major: UInt32(STRADA_PLUGIN_ABI_MAJOR),
+                abi_minor: UInt32(STRADA_PLUGIN_ABI_MINOR),
+                reserved: 0,
+                host_context: Unmanaged.passRetained(PluginContext(path: path)).toOpaque(),
+                reply: reply,
+                log: log,
+                codec_settings_json: codecSettingsJSON,
+                run_on_main_thread: runOnMainThread,
+                set_button: setButton,
+                remove_button: removeButton,
+                get_extension: getExtension,
+                reply_to_event: replyToEvent))
         return UnsafePointer(table)
     }
 
@@ -48,25 +49,29 @@ enum HostAPI {
     /// Extension tables by id ("name/revision"), as raw addresses of host-owned, never-freed tables.
     static let extensions = Mutex<[String: UInt]>([:])
 
-    private static let getExtension: @convention(c) (UnsafePointer<strada_host_api_v1>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = { _, id in
-        guard let id, let key = String(validatingCString: id) else { return nil }
-        if key == STRADA_CONTROLS_EXTENSION_V1 { return UnsafeRawPointer(controlsTable) }
-        return UnsafeRawPointer(bitPattern: extensions.withLock { $0[key] ?? 0 })
-    }
+    private static let getExtension:
+        @convention(c) (UnsafePointer<strada_host_api_v1>?, UnsafePointer<CChar>?) -> UnsafeRawPointer? = { _, id in
+            guard let id, let key = String(validatingCString: id) else { return nil }
+            if key == STRADA_CONTROLS_EXTENSION_V1 { return UnsafeRawPointer(controlsTable) }
+            return UnsafeRawPointer(bitPattern: extensions.withLock { $0[key] ?? 0 })
+        }
 
     /// "dev.strada.controls/1": every control but buttons, described as JSON (strada_controls.h).
     nonisolated(unsafe) static let controlsTable: UnsafeMutablePointer<strada_controls_v1> = {
         let table = UnsafeMutablePointer<strada_controls_v1>.allocate(capacity: 1)
-        table.initialize(to: strada_controls_v1(
-            struct_size: UInt32(MemoryLayout<strada_controls_v1>.size), reserved: 0,
-            show: { _, handle, id, spec in
-                guard let id = id.string, !id.isEmpty, let spec = spec.string else { return STRADA_ERR_INVALID_ARGUMENT }
-                return withInstance(handle) { component in component.showControl(id: id, specJSON: spec) }
-            },
-            remove: { _, handle, id in
-                guard let id = id.string else { return STRADA_ERR_INVALID_ARGUMENT }
-                return withInstance(handle) { component in component.removeControl(id: id) }
-            }))
+        table.initialize(
+            to: strada_controls_v1(
+                struct_size: UInt32(MemoryLayout<strada_controls_v1>.size), reserved: 0,
+                show: { _, handle, id, spec in
+                    guard let id = id.string, !id.isEmpty, let spec = spec.string else {
+                        return STRADA_ERR_INVALID_ARGUMENT
+                    }
+                    return withInstance(handle) { component in component.showControl(id: id, specJSON: spec) }
+                },
+                remove: { _, handle, id in
+                    guard let id = id.string else { return STRADA_ERR_INVALID_ARGUMENT }
+                    return withInstance(handle) { component in component.removeControl(id: id) }
+                }))
         return table
     }()
 
@@ -89,7 +94,9 @@ enum HostAPI {
     }
 
     /// Runs `body` on the main actor with the live proxy for `handle`, or returns the right error code.
-    private static func withInstance(_ handle: OpaquePointer?, _ body: @MainActor (any PluginHostCalls) -> strada_status) -> strada_status {
+    private static func withInstance(
+        _ handle: OpaquePointer?, _ body: @MainActor (any PluginHostCalls) -> strada_status
+    ) -> strada_status {
         guard Thread.isMainThread else { return STRADA_ERR_WRONG_THREAD }
         guard let handle else { return STRADA_ERR_INVALID_ARGUMENT }
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
@@ -101,44 +108,53 @@ enum HostAPI {
 
     // MARK: The table's functions
 
-    private static let reply: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string) -> strada_status = { _, handle, json in
-        guard let text = json.string else { return STRADA_ERR_INVALID_ARGUMENT }
-        return withInstance(handle) { component in component.replyFromPlugin(json: text) }
-    }
-
-    private static let replyToEvent: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string, strada_string) -> strada_status = { _, handle, event, data in
-        guard let event = event.string, !event.isEmpty, let text = data.string else { return STRADA_ERR_INVALID_ARGUMENT }
-        return withInstance(handle) { component in component.replyFromPlugin(toEvent: event, dataJSON: text) }
-    }
-
-    private static let log: @convention(c) (UnsafePointer<strada_host_api_v1>?, strada_log_level, strada_string) -> Void = { host, level, text in
-        guard let context = host?.pointee.host_context else { return }
-        let plugin = Unmanaged<PluginContext>.fromOpaque(context).takeUnretainedValue()
-        let line = text.string ?? "(invalid UTF-8 log line)"
-        switch level {
-        case STRADA_LOG_DEBUG: plugin.logger.debug("\(line)")
-        case STRADA_LOG_INFO: plugin.logger.info("\(line)")
-        case STRADA_LOG_WARNING: plugin.logger.warning("\(line)")
-        default: plugin.logger.error("\(line)")
+    private static let reply:
+        @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string) -> strada_status = {
+            _, handle, json in
+            guard let text = json.string else { return STRADA_ERR_INVALID_ARGUMENT }
+            return withInstance(handle) { component in component.replyFromPlugin(json: text) }
         }
-    }
+
+    private static let replyToEvent:
+        @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string, strada_string) ->
+            strada_status = { _, handle, event, data in
+                guard let event = event.string, !event.isEmpty, let text = data.string else {
+                    return STRADA_ERR_INVALID_ARGUMENT
+                }
+                return withInstance(handle) { component in component.replyFromPlugin(toEvent: event, dataJSON: text) }
+            }
+
+    private static let log:
+        @convention(c) (UnsafePointer<strada_host_api_v1>?, strada_log_level, strada_string) -> Void = {
+            host, level, text in
+            guard let context = host?.pointee.host_context else { return }
+            let plugin = Unmanaged<PluginContext>.fromOpaque(context).takeUnretainedValue()
+            let line = text.string ?? "(invalid UTF-8 log line)"
+            switch level {
+            case STRADA_LOG_DEBUG: plugin.logger.debug("\(line)")
+            case STRADA_LOG_INFO: plugin.logger.info("\(line)")
+            case STRADA_LOG_WARNING: plugin.logger.warning("\(line)")
+            default: plugin.logger.error("\(line)")
+            }
+        }
 
     /// The last settings handed out and the address of their C string (never freed: callers may hold it).
     private static let codecCache = Mutex<(json: String, address: UInt)>(("", 0))
 
     /// Never NULL (the header promises it): if a copy of changed settings cannot be made, the last copy
     /// (or the defaults, a static string) is handed out.
-    private static let codecSettingsJSON: @convention(c) (UnsafePointer<strada_host_api_v1>?) -> UnsafePointer<CChar>? = { _ in
-        let json = Strada.config.codec.json
-        let address = codecCache.withLock { cache in
-            if cache.json != json || cache.address == 0, let copy = strdup(json) {
-                cache = (json, UInt(bitPattern: copy))
+    private static let codecSettingsJSON: @convention(c) (UnsafePointer<strada_host_api_v1>?) -> UnsafePointer<CChar>? =
+        { _ in
+            let json = Strada.config.codec.json
+            let address = codecCache.withLock { cache in
+                if cache.json != json || cache.address == 0, let copy = strdup(json) {
+                    cache = (json, UInt(bitPattern: copy))
+                }
+                return cache.address
             }
-            return cache.address
+            return UnsafePointer(bitPattern: address)
+                ?? UnsafeRawPointer(defaultCodecSettings.utf8Start).assumingMemoryBound(to: CChar.self)
         }
-        return UnsafePointer(bitPattern: address)
-            ?? UnsafeRawPointer(defaultCodecSettings.utf8Start).assumingMemoryBound(to: CChar.self)
-    }
 
     /// `CodecSettings().json`, in static storage (NUL-terminated).
     static let defaultCodecSettings: StaticString = #"{"dates":"deferredToDate","keys":"useDefaultKeys"}"#
@@ -148,34 +164,40 @@ enum HostAPI {
         let context: UnsafeMutableRawPointer?
     }
 
-    private static let runOnMainThread: @convention(c) (UnsafePointer<strada_host_api_v1>?, strada_main_thread_fn?, UnsafeMutableRawPointer?) -> strada_status = { _, fn, context in
-        guard let fn else { return STRADA_ERR_INVALID_ARGUMENT }
-        let work = MainThreadWork(fn: fn, context: context)
-        DispatchQueue.main.async { work.fn(work.context) }
-        return STRADA_OK
-    }
+    private static let runOnMainThread:
+        @convention(c) (UnsafePointer<strada_host_api_v1>?, strada_main_thread_fn?, UnsafeMutableRawPointer?) ->
+            strada_status = { _, fn, context in
+                guard let fn else { return STRADA_ERR_INVALID_ARGUMENT }
+                let work = MainThreadWork(fn: fn, context: context)
+                DispatchQueue.main.async { work.fn(work.context) }
+                return STRADA_OK
+            }
 
-    private static let setButton: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, UnsafePointer<strada_button_v1>?) -> strada_status = { _, handle, spec in
-        // ABI 1.0's size, not this header's: a later 1.x struct is larger, and a 1.0 plugin's is still valid.
-        guard let spec, spec.pointee.struct_size >= STRADA_BUTTON_V1_MIN_SIZE_1_0,
-            let id = spec.pointee.id.string, !id.isEmpty, let title = spec.pointee.title.string,
-            let iconName = spec.pointee.icon_name.string
-        else { return STRADA_ERR_INVALID_ARGUMENT }
-        let icon = iconName.isEmpty ? nil : iconName
-        let style: ButtonStyle = switch Int32(spec.pointee.style) {
-        case STRADA_BUTTON_STYLE_SUGGESTED: .suggested
-        case STRADA_BUTTON_STYLE_DESTRUCTIVE: .destructive
-        default: .normal
+    private static let setButton:
+        @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, UnsafePointer<strada_button_v1>?) ->
+            strada_status = { _, handle, spec in
+                // ABI 1.0's size, not this header's: a later 1.x struct is larger, and a 1.0 plugin's is still valid.
+                guard let spec, spec.pointee.struct_size >= STRADA_BUTTON_V1_MIN_SIZE_1_0,
+                    let id = spec.pointee.id.string, !id.isEmpty, let title = spec.pointee.title.string,
+                    let iconName = spec.pointee.icon_name.string
+                else { return STRADA_ERR_INVALID_ARGUMENT }
+                let icon = iconName.isEmpty ? nil : iconName
+                let style: ButtonStyle =
+                    switch Int32(spec.pointee.style) {
+                    case STRADA_BUTTON_STYLE_SUGGESTED: .suggested
+                    case STRADA_BUTTON_STYLE_DESTRUCTIVE: .destructive
+                    default: .normal
+                    }
+                let button = HeaderButton(
+                    id: id, title: title, iconName: icon, isEnabled: spec.pointee.enabled != 0,
+                    placement: spec.pointee.placement == STRADA_PLACEMENT_START ? .start : .end, style: style)
+                return withInstance(handle) { component in component.setButton(button) }
+            }
+
+    private static let removeButton:
+        @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string) -> strada_status = {
+            _, handle, id in
+            guard let id = id.string else { return STRADA_ERR_INVALID_ARGUMENT }
+            return withInstance(handle) { component in component.removeButton(id: id) }
         }
-        let button = HeaderButton(
-            id: id, title: title, iconName: icon, isEnabled: spec.pointee.enabled != 0,
-            placement: spec.pointee.placement == STRADA_PLACEMENT_START ? .start : .end, style: style)
-        return withInstance(handle) { component in component.setButton(button) }
-    }
-
-    private static let removeButton: @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string) -> strada_status = { _, handle, id in
-        guard let id = id.string else { return STRADA_ERR_INVALID_ARGUMENT }
-        return withInstance(handle) { component in component.removeButton(id: id) }
-    }
 }
-

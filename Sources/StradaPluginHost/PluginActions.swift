@@ -27,12 +27,15 @@ public struct PluginAction: Sendable, Equatable {
         let trimmed = signature.replacingOccurrences(of: " ", with: "")
         guard let open = trimmed.firstIndex(of: "("), trimmed.hasSuffix(")"),
             let returns = ValueType(rawValue: String(trimmed[..<open]))
-        else { throw MalformedMessage(reason: "action \(name): signature \"\(signature)\" must look like \"i32(i32,str)\"") }
+        else {
+            throw MalformedMessage(reason: "action \(name): signature \"\(signature)\" must look like \"i32(i32,str)\"")
+        }
         let inner = trimmed[trimmed.index(after: open)..<trimmed.index(before: trimmed.endIndex)]
         var parameters: [ValueType] = []
         for part in inner.split(separator: ",") {
             guard let type = ValueType(rawValue: String(part)), type != .void else {
-                throw MalformedMessage(reason: "action \(name): unknown parameter type \"\(part)\" (use i32, i64, f64, str)")
+                throw MalformedMessage(
+                    reason: "action \(name): unknown parameter type \"\(part)\" (use i32, i64, f64, str)")
             }
             parameters.append(type)
         }
@@ -44,7 +47,8 @@ public struct PluginAction: Sendable, Equatable {
     /// Main thread; the plugin's code runs in this process.
     public func call(handle: UnsafeMutableRawPointer, arguments: [JSON]) throws(MalformedMessage) -> JSON {
         guard arguments.count == parameters.count else {
-            throw MalformedMessage(reason: "action \(name) takes \(parameters.count) argument(s), got \(arguments.count)")
+            throw MalformedMessage(
+                reason: "action \(name) takes \(parameters.count) argument(s), got \(arguments.count)")
         }
         guard let function = dlsym(handle, symbol) else {
             throw MalformedMessage(reason: "action \(name): the plugin does not export \(symbol)")
@@ -69,7 +73,8 @@ public struct PluginAction: Sendable, Equatable {
                 strings.append(copy)
                 storage[index] = UInt64(UInt(bitPattern: copy))
             default:
-                throw MalformedMessage(reason: "action \(name): argument \(index + 1) must be \(type.rawValue), got \(argument)")
+                throw MalformedMessage(
+                    reason: "action \(name): argument \(index + 1) must be \(type.rawValue), got \(argument)")
             }
         }
         var types: [UnsafeMutablePointer<ffi_type>?] = parameters.map(Self.ffiType)
@@ -77,12 +82,18 @@ public struct PluginAction: Sendable, Equatable {
         let prepared = types.withUnsafeMutableBufferPointer { buffer in
             ffi_prep_cif(&cif, FFI_DEFAULT_ABI, UInt32(parameters.count), Self.ffiType(returns), buffer.baseAddress)
         }
-        guard prepared == FFI_OK else { throw MalformedMessage(reason: "action \(name): libffi cannot prepare the call") }
+        guard prepared == FFI_OK else {
+            throw MalformedMessage(reason: "action \(name): libffi cannot prepare the call")
+        }
         var result: UInt64 = 0
         storage.withUnsafeMutableBufferPointer { values in
-            var pointers: [UnsafeMutableRawPointer?] = (0..<parameters.count).map { UnsafeMutableRawPointer(values.baseAddress! + $0) }
+            var pointers: [UnsafeMutableRawPointer?] = (0..<parameters.count).map {
+                UnsafeMutableRawPointer(values.baseAddress! + $0)
+            }
             pointers.withUnsafeMutableBufferPointer { argumentPointers in
-                ffi_call(&cif, unsafeBitCast(function, to: (@convention(c) () -> Void).self), &result, argumentPointers.baseAddress)
+                ffi_call(
+                    &cif, unsafeBitCast(function, to: (@convention(c) () -> Void).self), &result,
+                    argumentPointers.baseAddress)
             }
         }
         _ = types

@@ -10,14 +10,16 @@ final class PluginComponent: ForeignComponent {
     private var handle: OpaquePointer?
     private var instance: OpaquePointer?
 
-    init(name: String, descriptor: PluginDescriptor, destination: any BridgeDestination, delegate: any BridgingDelegate) {
+    init(name: String, descriptor: PluginDescriptor, destination: any BridgeDestination, delegate: any BridgingDelegate)
+    {
         self.descriptor = descriptor
         super.init(name: name, pluginID: descriptor.pluginID, destination: destination, delegate: delegate)
         let handle = HostAPI.register(self)
         self.handle = handle
         instance = descriptor.createInstance(named: name, handle: handle)
         if instance == nil {
-            Strada.config.logger.error("plugin \(descriptor.pluginID) failed to create component \"\(name)\"; its messages are dropped")
+            Strada.config.logger.error(
+                "plugin \(descriptor.pluginID) failed to create component \"\(name)\"; its messages are dropped")
         }
     }
 
@@ -74,7 +76,9 @@ extension PluginDescriptor {
         else { return }
         let events = raw.assumingMemoryBound(to: strada_control_events_v1.self)
         guard events.pointee.struct_size >= STRADA_CONTROL_EVENTS_V1_MIN_SIZE_1_0 else { return }
-        withStradaString(id) { controlID in withStradaString(json) { events.pointee.control_event(instance, controlID, $0) } }
+        withStradaString(id) { controlID in
+            withStradaString(json) { events.pointee.control_event(instance, controlID, $0) }
+        }
     }
 
     func destroy(_ instance: OpaquePointer) {

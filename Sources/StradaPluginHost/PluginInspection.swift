@@ -39,7 +39,9 @@ public struct PluginStatus: Sendable, Equatable {
     }
 
     public init(_ plugin: LoadedPlugin) {
-        self.init(path: plugin.path, state: .loaded, id: plugin.id, version: plugin.version, abi: plugin.abi, components: plugin.componentNames)
+        self.init(
+            path: plugin.path, state: .loaded, id: plugin.id, version: plugin.version, abi: plugin.abi,
+            components: plugin.componentNames)
     }
 
     public init(_ error: PluginLoadError) {
@@ -50,7 +52,8 @@ public struct PluginStatus: Sendable, Equatable {
     static func crashed(_ path: String, _ reason: String) -> PluginStatus {
         let remedy = "fix the plugin or remove it"
         return PluginStatus(
-            path: path, state: .crashed, error: "plugin \(path): \(reason) — \(remedy)", reason: reason, remedy: remedy)
+            path: path, state: .crashed, error: "plugin \(path): \(reason) — \(remedy)", reason: reason,
+            remedy: remedy)
     }
 
     /// Why it did not load, as a load error (the probe's reason and remedy).
@@ -61,7 +64,9 @@ public struct PluginStatus: Sendable, Equatable {
     }
 
     public var json: JSON {
-        var fields: JSONObject = ["path": .string(path), "status": .string(state.rawValue), "components": .array(components.map(JSON.string))]
+        var fields: JSONObject = [
+            "path": .string(path), "status": .string(state.rawValue), "components": .array(components.map(JSON.string)),
+        ]
         if let id { fields["id"] = .string(id) }
         if let version { fields["version"] = .string(version) }
         if let abi { fields["abi"] = .string(abi) }
@@ -72,9 +77,15 @@ public struct PluginStatus: Sendable, Equatable {
     }
 
     public init?(json: JSON) {
-        guard let path = json["path"]?.stringValue, let state = json["status"]?.stringValue.flatMap(State.init(rawValue:)) else { return nil }
+        guard let path = json["path"]?.stringValue,
+            let state = json["status"]?.stringValue.flatMap(State.init(rawValue:))
+        else { return nil }
         let components: [String]
-        if case .array(let items)? = json["components"] { components = items.compactMap(\.stringValue) } else { components = [] }
+        if case .array(let items)? = json["components"] {
+            components = items.compactMap(\.stringValue)
+        } else {
+            components = []
+        }
         self.init(
             path: path, state: state, id: json["id"]?.stringValue, version: json["version"]?.stringValue,
             abi: json["abi"]?.stringValue, components: components, error: json["error"]?.stringValue,
@@ -130,7 +141,8 @@ public enum PluginProbe {
         do { try process.run() } catch {
             let reason = "could not start the probe (\(error))", remedy = "check the host installation"
             return PluginStatus(
-                path: file, state: .error, error: "plugin \(file): \(reason) — \(remedy)", reason: reason, remedy: remedy)
+                path: file, state: .error, error: "plugin \(file): \(reason) — \(remedy)", reason: reason,
+                remedy: remedy)
         }
         // Both pipes are drained while the child runs, so a chatty plugin cannot block on a full pipe.
         let printed = PipeReader(output), logged = PipeReader(errors)
@@ -193,11 +205,13 @@ public enum PluginProbe {
     /// Plugin files in `directory`, sorted: regular files, not hidden, not `.json` manifests.
     public static func candidates(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".json") }.map { (directory as NSString).appendingPathComponent($0) }
-            .filter { path in
-                var isDirectory: ObjCBool = false
-                return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
-            }
+        return names.sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".json") }.map {
+            (directory as NSString).appendingPathComponent($0)
+        }
+        .filter { path in
+            var isDirectory: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        }
     }
 }
 
@@ -230,7 +244,8 @@ struct KnownGoodPlugins {
 
     init() {
         let environment = ProcessInfo.processInfo.environment
-        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let cache =
+            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
         file = (cache as NSString).appendingPathComponent("strada/known-good-plugins")
         let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""

@@ -32,7 +32,8 @@ public struct PluginInstaller: Sendable {
             throw PluginInstallError("nothing installed: " + refused.compactMap(\.error).joined(separator: "; "))
         }
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         } catch {
             throw PluginInstallError("cannot create the plugins directory \(directory): \(error.localizedDescription)")
         }
@@ -68,7 +69,8 @@ public struct PluginInstaller: Sendable {
             return manifest?.id == name
         }
         guard let path = match else {
-            throw PluginInstallError("no installed plugin named \(name) in \(directory); `strada-host plugin list` shows what is installed")
+            throw PluginInstallError(
+                "no installed plugin named \(name) in \(directory); `strada-host plugin list` shows what is installed")
         }
         do {
             try FileManager.default.removeItem(atPath: path)
@@ -98,10 +100,13 @@ public struct PluginInstaller: Sendable {
     /// A hidden name in the same folder (so rename is atomic and the loader skips it while incomplete).
     static func stagingPath(for target: String) -> String {
         let folder = (target as NSString).deletingLastPathComponent
-        return (folder as NSString).appendingPathComponent(".\((target as NSString).lastPathComponent).installing-\(getpid())")
+        return (folder as NSString).appendingPathComponent(
+            ".\((target as NSString).lastPathComponent).installing-\(getpid())")
     }
 
     static func rename(_ from: String, to: String) throws {
-        guard Foundation.rename(from, to) == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: to]) }
+        guard Foundation.rename(from, to) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: to])
+        }
     }
 }

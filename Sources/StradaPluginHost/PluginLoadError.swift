@@ -17,15 +17,19 @@ public struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equatab
         Self(path: path, reason: "cannot be loaded: \(detail)", remedy: "rebuild it for this machine, or remove it")
     }
     static func missingEntry(_ path: String) -> Self {
-        Self(path: path, reason: "no strada_plugin_entry_v1 symbol, so it is not a Strada plugin",
-             remedy: "export it with the SDK (StradaPlugin.export / STRADA_PLUGIN_ENTRY_V1_DEFINE), or remove the file")
+        Self(
+            path: path, reason: "no strada_plugin_entry_v1 symbol, so it is not a Strada plugin",
+            remedy: "export it with the SDK (StradaPlugin.export / STRADA_PLUGIN_ENTRY_V1_DEFINE), or remove the file")
     }
     static func otherMajor(_ path: String, _ major: Int) -> Self {
-        Self(path: path, reason: "built for plugin ABI \(major), this host speaks ABI 1",
-             remedy: "rebuild it against SDK 1.x, or use a host that speaks ABI \(major)")
+        Self(
+            path: path, reason: "built for plugin ABI \(major), this host speaks ABI 1",
+            remedy: "rebuild it against SDK 1.x, or use a host that speaks ABI \(major)")
     }
     static func entryFailed(_ path: String, _ status: Int32) -> Self {
-        Self(path: path, reason: "its entry point refused to load (status \(status))", remedy: "see the plugin's own log line above")
+        Self(
+            path: path, reason: "its entry point refused to load (status \(status))",
+            remedy: "see the plugin's own log line above")
     }
     static func invalidDescription(_ path: String, _ detail: String) -> Self {
         Self(path: path, reason: "invalid plugin description: \(detail)", remedy: "rebuild it against SDK 1.x")
@@ -34,10 +38,16 @@ public struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equatab
         Self(path: path, reason: "its manifest \(manifest) is invalid: \(detail)", remedy: "fix or delete the manifest")
     }
     static func checksumMismatch(_ path: String, expected: String, actual: String) -> Self {
-        Self(path: path, reason: "checksum mismatch: the manifest says sha256 \(expected.prefix(12))…, the file is \(actual.prefix(12))…",
-             remedy: "the file changed after it was installed; reinstall it with `strada-host plugin install`")
+        Self(
+            path: path,
+            reason:
+                "checksum mismatch: the manifest says sha256 \(expected.prefix(12))…, the file is "
+                + "\(actual.prefix(12))…",
+            remedy: "the file changed after it was installed; reinstall it with `strada-host plugin install`")
     }
     static func newerMinor(_ path: String, _ minor: UInt32, host: UInt32) -> Self {
-        Self(path: path, reason: "built for ABI 1.\(minor), this host speaks 1.\(host)", remedy: "update the host, or rebuild the plugin against SDK 1.\(host)")
+        Self(
+            path: path, reason: "built for ABI 1.\(minor), this host speaks 1.\(host)",
+            remedy: "update the host, or rebuild the plugin against SDK 1.\(host)")
     }
 }

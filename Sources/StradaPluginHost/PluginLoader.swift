@@ -23,7 +23,10 @@ public struct LoadedPlugin: Sendable {
     public func call(action name: String, arguments: [JSON]) throws(MalformedMessage) -> JSON {
         guard let action = manifest?.actions?.first(where: { $0.name == name }) else {
             let known = manifest?.actions?.map(\.name) ?? []
-            throw MalformedMessage(reason: "plugin \(id) declares no action \"\(name)\"" + (known.isEmpty ? " (its manifest lists no actions)" : "; it has: \(known.joined(separator: ", "))"))
+            throw MalformedMessage(
+                reason: "plugin \(id) declares no action \"\(name)\""
+                    + (known.isEmpty
+                        ? " (its manifest lists no actions)" : "; it has: \(known.joined(separator: ", "))"))
         }
         return try action.call(handle: UnsafeMutableRawPointer(bitPattern: handle)!, arguments: arguments)
     }
@@ -73,7 +76,8 @@ public struct PluginLoadReport: Sendable {
 public enum PluginDirectories {
     public static var userDefault: String {
         let environment = ProcessInfo.processInfo.environment
-        let data = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let data =
+            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
         return (data as NSString).appendingPathComponent("strada/plugins")
     }
@@ -102,13 +106,19 @@ public final class PluginLoader {
 
     /// The one directory walk: candidates in order, `load` for each, one error per refused file, the
     /// first plugin (directories in order, files by name) keeping a component name claimed twice.
-    static func walk(_ directories: [String], logger: Logger, load: (String) -> Result<LoadedPlugin, PluginLoadError>) -> PluginLoadReport {
+    static func walk(_ directories: [String], logger: Logger, load: (String) -> Result<LoadedPlugin, PluginLoadError>)
+        -> PluginLoadReport
+    {
         var report = PluginLoadReport()
         var owners: [String: String] = [:]
         for directory in directories {
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
-                report.errors.append(PluginLoadError(path: directory, reason: "cannot read the plugins directory", remedy: "create it or pass another --plugins"))
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                report.errors.append(
+                    PluginLoadError(
+                        path: directory, reason: "cannot read the plugins directory",
+                        remedy: "create it or pass another --plugins"))
                 continue
             }
             for path in PluginProbe.candidates(in: directory) {
@@ -148,20 +158,28 @@ public final class PluginLoader {
         }
         if let abi = manifest?.abi.flatMap(PluginManifest.parseABI) {
             if abi.major != Int(STRADA_PLUGIN_ABI_MAJOR) { return .failure(.otherMajor(path, abi.major)) }
-            if abi.minor > Int(STRADA_PLUGIN_ABI_MINOR) { return .failure(.newerMinor(path, UInt32(abi.minor), host: UInt32(STRADA_PLUGIN_ABI_MINOR))) }
+            if abi.minor > Int(STRADA_PLUGIN_ABI_MINOR) {
+                return .failure(.newerMinor(path, UInt32(abi.minor), host: UInt32(STRADA_PLUGIN_ABI_MINOR)))
+            }
         }
         guard Self.hasELFHeader(path) else { return .failure(.notSharedLibrary(path)) }
         if let expected = manifest?.sha256 {
             let actual = (try? PluginManifest.sha256(ofFile: path)) ?? ""
-            guard actual == expected else { return .failure(.checksumMismatch(path, expected: expected, actual: actual)) }
+            guard actual == expected else {
+                return .failure(.checksumMismatch(path, expected: expected, actual: actual))
+            }
         }
         let result = Self.open(path, manifest: manifest)
         if case .success(let plugin) = result, let manifest {
             if let id = manifest.id, id != plugin.id {
-                logger.warning("plugin \(path): its manifest says id \(id), the plugin says \(plugin.id); using \(plugin.id)")
+                logger.warning(
+                    "plugin \(path): its manifest says id \(id), the plugin says \(plugin.id); using \(plugin.id)")
             }
             if let components = manifest.components, components != plugin.componentNames {
-                logger.warning("plugin \(path): its manifest lists components \(components), the plugin declares \(plugin.componentNames); using the plugin's")
+                let line =
+                    "plugin \(path): its manifest lists components \(components), "
+                    + "the plugin declares \(plugin.componentNames); using the plugin's"
+                logger.warning("\(line)")
             }
         }
         return result
@@ -212,16 +230,24 @@ public final class PluginLoader {
         return magic == Data([0x7F, 0x45, 0x4C, 0x46])
     }
 
-    static func validate(_ described: UnsafePointer<strada_plugin_v1>?, path: String, manifest: PluginManifest?, handle: UInt) -> Result<LoadedPlugin, PluginLoadError> {
-        guard let described else { return .failure(.invalidDescription(path, "the entry point returned success but no description")) }
+    static func validate(
+        _ described: UnsafePointer<strada_plugin_v1>?, path: String, manifest: PluginManifest?, handle: UInt
+    ) -> Result<LoadedPlugin, PluginLoadError> {
+        guard let described else {
+            return .failure(.invalidDescription(path, "the entry point returned success but no description"))
+        }
         let table = described.pointee
         // ABI 1.0's size is the least a plugin may declare; later 1.x plugins are larger and the host reads
         // only the fields it knows.
         guard table.struct_size >= STRADA_PLUGIN_V1_MIN_SIZE_1_0 else {
-            return .failure(.invalidDescription(
-                path, "struct_size \(table.struct_size) is smaller than ABI 1.0's \(STRADA_PLUGIN_V1_MIN_SIZE_1_0)"))
+            return .failure(
+                .invalidDescription(
+                    path, "struct_size \(table.struct_size) is smaller than ABI 1.0's \(STRADA_PLUGIN_V1_MIN_SIZE_1_0)")
+            )
         }
-        guard table.abi_major == STRADA_PLUGIN_ABI_MAJOR else { return .failure(.otherMajor(path, Int(table.abi_major))) }
+        guard table.abi_major == STRADA_PLUGIN_ABI_MAJOR else {
+            return .failure(.otherMajor(path, Int(table.abi_major)))
+        }
         guard table.abi_minor <= STRADA_PLUGIN_ABI_MINOR else {
             return .failure(.newerMinor(path, table.abi_minor, host: UInt32(STRADA_PLUGIN_ABI_MINOR)))
         }
@@ -244,7 +270,8 @@ public final class PluginLoader {
         }
         var componentNames: [String] = []
         for index in 0..<Int(table.component_count) {
-            guard let namePointer = names[index], let name = String(validatingCString: namePointer), !name.isEmpty else {
+            guard let namePointer = names[index], let name = String(validatingCString: namePointer), !name.isEmpty
+            else {
                 return .failure(.invalidDescription(path, "component name \(index) is missing or not UTF-8"))
             }
             if let problem = PluginNames.problem(componentName: name) {
@@ -255,24 +282,30 @@ public final class PluginLoader {
         guard table.create_instance != nil, table.receive != nil, table.destroy_instance != nil else {
             return .failure(.invalidDescription(path, "create_instance, receive and destroy_instance are required"))
         }
-        return .success(LoadedPlugin(
-            path: path, id: id, version: version, componentNames: componentNames,
-            abi: "\(table.abi_major).\(table.abi_minor)", manifest: manifest,
-            descriptor: PluginDescriptor(pointer: described, pluginID: id), handle: handle))
+        return .success(
+            LoadedPlugin(
+                path: path, id: id, version: version, componentNames: componentNames,
+                abi: "\(table.abi_major).\(table.abi_minor)", manifest: manifest,
+                descriptor: PluginDescriptor(pointer: described, pluginID: id), handle: handle))
     }
 }
 
 /// Optional host features plugins find with `host->get_extension("id/revision")`.
 public enum PluginHostExtensions {
     /// Offers "dev.strada.gtk-handles/1" (`strada_gtk_handles_v1`) for the given GTK objects.
-    public static func offerGTKHandles(window: UnsafeMutableRawPointer, headerBar: UnsafeMutableRawPointer, webView: UnsafeMutableRawPointer) {
-        GTKHandles.shared.withLock { $0 = (UInt(bitPattern: window), UInt(bitPattern: headerBar), UInt(bitPattern: webView)) }
+    public static func offerGTKHandles(
+        window: UnsafeMutableRawPointer, headerBar: UnsafeMutableRawPointer, webView: UnsafeMutableRawPointer
+    ) {
+        GTKHandles.shared.withLock {
+            $0 = (UInt(bitPattern: window), UInt(bitPattern: headerBar), UInt(bitPattern: webView))
+        }
         let table = UnsafeMutablePointer<strada_gtk_handles_v1>.allocate(capacity: 1)
-        table.initialize(to: strada_gtk_handles_v1(
-            struct_size: UInt32(MemoryLayout<strada_gtk_handles_v1>.size), reserved: 0,
-            window: { _ in UnsafeMutableRawPointer(bitPattern: GTKHandles.shared.withLock { $0.window }) },
-            header_bar: { _ in UnsafeMutableRawPointer(bitPattern: GTKHandles.shared.withLock { $0.headerBar }) },
-            web_view: { _ in UnsafeMutableRawPointer(bitPattern: GTKHandles.shared.withLock { $0.webView }) }))
+        table.initialize(
+            to: strada_gtk_handles_v1(
+                struct_size: UInt32(MemoryLayout<strada_gtk_handles_v1>.size), reserved: 0,
+                window: { _ in UnsafeMutableRawPointer(bitPattern: GTKHandles.shared.withLock { $0.window }) },
+                header_bar: { _ in UnsafeMutableRawPointer(bitPattern: GTKHandles.shared.withLock { $0.headerBar }) },
+                web_view: { _ in UnsafeMutableRawPointer(bitPattern: GTKHandles.shared.withLock { $0.webView }) }))
         register(id: STRADA_GTK_HANDLES_EXTENSION_V1, table: UnsafeRawPointer(table))
     }
 

@@ -19,7 +19,10 @@ public struct PluginManifest: Sendable, Equatable {
     /// Native actions callable by signature (see ``PluginAction``).
     public var actions: [PluginAction]?
 
-    public init(id: String? = nil, version: String? = nil, components: [String]? = nil, abi: String? = nil, sha256: String? = nil, actions: [PluginAction]? = nil) {
+    public init(
+        id: String? = nil, version: String? = nil, components: [String]? = nil, abi: String? = nil,
+        sha256: String? = nil, actions: [PluginAction]? = nil
+    ) {
         self.actions = actions
         self.id = id
         self.version = version
@@ -54,7 +57,9 @@ public struct PluginManifest: Sendable, Equatable {
         case nil, .null?: components = nil
         case .array(let items)?:
             let names = items.compactMap(\.stringValue)
-            guard names.count == items.count else { throw MalformedMessage(reason: "manifest field \"components\" must be an array of strings") }
+            guard names.count == items.count else {
+                throw MalformedMessage(reason: "manifest field \"components\" must be an array of strings")
+            }
             components = names
         default: throw MalformedMessage(reason: "manifest field \"components\" must be an array of strings")
         }
@@ -65,13 +70,18 @@ public struct PluginManifest: Sendable, Equatable {
             for item in items {
                 guard let name = item["name"]?.stringValue, let symbol = item["symbol"]?.stringValue,
                     let signature = item["signature"]?.stringValue
-                else { throw MalformedMessage(reason: "each manifest action needs string \"name\", \"symbol\" and \"signature\"") }
+                else {
+                    throw MalformedMessage(
+                        reason: "each manifest action needs string \"name\", \"symbol\" and \"signature\"")
+                }
                 parsed.append(try PluginAction(name: name, symbol: symbol, signature: signature))
             }
             actions = parsed
         default: throw MalformedMessage(reason: "manifest field \"actions\" must be an array")
         }
-        if let abi, Self.parseABI(abi) == nil { throw MalformedMessage(reason: "manifest field \"abi\" must look like \"1.0\"") }
+        if let abi, Self.parseABI(abi) == nil {
+            throw MalformedMessage(reason: "manifest field \"abi\" must look like \"1.0\"")
+        }
         if let sha256, sha256.count != 64 || !sha256.allSatisfy(\.isHexDigit) {
             throw MalformedMessage(reason: "manifest field \"sha256\" must be 64 hex digits")
         }
@@ -86,10 +96,14 @@ public struct PluginManifest: Sendable, Equatable {
         if let abi { fields["abi"] = .string(abi) }
         if let sha256 { fields["sha256"] = .string(sha256) }
         if let actions {
-            fields["actions"] = .array(actions.map { action in
-                let parameters = action.parameters.map(\.rawValue).joined(separator: ",")
-                return ["name": .string(action.name), "symbol": .string(action.symbol), "signature": .string("\(action.returns.rawValue)(\(parameters))")]
-            })
+            fields["actions"] = .array(
+                actions.map { action in
+                    let parameters = action.parameters.map(\.rawValue).joined(separator: ",")
+                    return [
+                        "name": .string(action.name), "symbol": .string(action.symbol),
+                        "signature": .string("\(action.returns.rawValue)(\(parameters))"),
+                    ]
+                })
         }
         return JSON.object(fields).serialized(sortedKeys: true)
     }

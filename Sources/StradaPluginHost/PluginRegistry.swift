@@ -44,7 +44,8 @@ public final class PluginRegistry {
         self.logger = logger
         if staging {
             let folder = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-staging-\(getpid())")
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try? FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             stagingDirectory = folder
         } else {
             stagingDirectory = nil
@@ -110,7 +111,9 @@ public final class PluginRegistry {
             return .removed(path: path, components: gone.plugin.componentNames)
         }
         let previous = generations[path]
-        if let previous, let known = previous.sha256, (try? PluginManifest.sha256(ofFile: path)) == known { return .unchanged(path: path) }
+        if let previous, let known = previous.sha256, (try? PluginManifest.sha256(ofFile: path)) == known {
+            return .unchanged(path: path)
+        }
         let started = DispatchTime.now().uptimeNanoseconds
         let residentBefore = Self.residentKilobytes()
         switch load(path, probe: true) {
@@ -123,7 +126,9 @@ public final class PluginRegistry {
             guard let previous else { return .added(generation) }
             retiring.append(previous)
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-            return .reloaded(generation, previous: previous, milliseconds: milliseconds, residentKilobytesDelta: Self.residentKilobytes() - residentBefore)
+            return .reloaded(
+                generation, previous: previous, milliseconds: milliseconds,
+                residentKilobytesDelta: Self.residentKilobytes() - residentBefore)
         }
     }
 
@@ -160,9 +165,10 @@ public final class PluginRegistry {
                 }
             }
         } catch {
-            return .failure(PluginLoadError(
-                path: path, reason: "cannot be staged for loading (\(error.localizedDescription))",
-                remedy: "check free space in \(stagingDirectory)"))
+            return .failure(
+                PluginLoadError(
+                    path: path, reason: "cannot be staged for loading (\(error.localizedDescription))",
+                    remedy: "check free space in \(stagingDirectory)"))
         }
         return .success((staged, hash))
     }

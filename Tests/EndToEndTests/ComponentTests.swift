@@ -39,7 +39,9 @@ struct ComponentTests {
         try await demo.title("form: native “Send” pressed, submitting", after: mark)
         // The page posts the form; the server redirects; the old page's button goes with the old page.
         try await demo.event("control.removed", after: mark) { $0["id"] as? String == "form.submit" }
-        try await demo.event("page.committed", after: mark) { ($0["url"] as? String)?.hasPrefix(demo.server.url + "form/sent?id=") == true }
+        try await demo.event("page.committed", after: mark) {
+            ($0["url"] as? String)?.hasPrefix(demo.server.url + "form/sent?id=") == true
+        }
         try await demo.finish()
     }
 
@@ -126,7 +128,9 @@ struct ComponentTests {
         var mark = demo.mark
         try demo.host.send(["command": "activate", "control": "button.button-right"])
         try await demo.title("button: editing", after: mark)
-        let done = try await demo.event("control.changed", after: mark) { Self.control($0)?["title"] as? String == "Done" }
+        let done = try await demo.event("control.changed", after: mark) {
+            Self.control($0)?["title"] as? String == "Done"
+        }
         #expect(Self.control(done)?["id"] as? String == "button.button-right")
         try await demo.received("button", "connect", after: mark) { $0["title"] as? String == "Done" }
 
@@ -134,7 +138,9 @@ struct ComponentTests {
         try demo.host.send(["command": "activate", "control": "button.button-right"])
         try await demo.title("button: done editing", after: mark)
         try await demo.event("control.changed", after: mark) { Self.control($0)?["title"] as? String == "Edit" }
-        let added = demo.host.events.filter { $0["event"] as? String == "control.added" }.compactMap { Self.control($0)?["id"] as? String }
+        let added = demo.host.events.filter { $0["event"] as? String == "control.added" }.compactMap {
+            Self.control($0)?["id"] as? String
+        }
         #expect(added.sorted() == ["button.button-left", "button.button-right"], "each button was added once")
 
         // The left button is the page's link to the index: pressing it navigates, and both buttons go.
@@ -151,25 +157,33 @@ struct ComponentTests {
     /// Two buttons made with `connect {side}` (the contract's main form) must each answer their own message.
     @Test
     func eachButtonMadeWithConnectAnswersItsOwnMessage() async throws {
-        let page = try TemporaryDirectory.file(named: "buttons.html", contents: """
-            <!DOCTYPE html><html><head><title>start</title><script src="\(URL(fileURLWithPath: Repository.path("SDK/web/strada.js")).absoluteString)"></script></head><body>
-            <button data-controller="bridge--button" data-side="left">Left</button>
-            <button data-controller="bridge--button" data-side="right">Right</button>
-            <script>
-              class SideButton extends Strada.BridgeComponent {
-                static get component() { return "button" }
-                connect() { const side = this.element.dataset.side; this.send("connect", { title: side, side }, () => { document.title = "pressed " + side }) }
-              }
-              Strada.registerComponent(SideButton)
-            </script></body></html>
-            """)
+        let library = URL(fileURLWithPath: Repository.path("SDK/web/strada.js")).absoluteString
+        let page = try TemporaryDirectory.file(
+            named: "buttons.html",
+            contents: """
+                <!DOCTYPE html><html><head><title>start</title>
+                <script src="\(library)"></script></head><body>
+                <button data-controller="bridge--button" data-side="left">Left</button>
+                <button data-controller="bridge--button" data-side="right">Right</button>
+                <script>
+                  class SideButton extends Strada.BridgeComponent {
+                    static get component() { return "button" }
+                    connect() {
+                      const side = this.element.dataset.side
+                      this.send("connect", { title: side, side }, () => { document.title = "pressed " + side })
+                    }
+                  }
+                  Strada.registerComponent(SideButton)
+                </script></body></html>
+                """)
         let plugins = try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so"])
         let host = try HostProcess(page: page, arguments: ["--plugins", plugins])
         try await host.waitFor("control.added") { Self.control($0)?["id"] as? String == "button.button-left" }
         try await host.waitFor("control.added") { Self.control($0)?["id"] as? String == "button.button-right" }
         try host.send(["command": "activate", "control": "button.button-left"])
         try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("pressed") == true }
-        #expect(host.events.contains { $0["event"] as? String == "page.title" && $0["title"] as? String == "pressed left" })
+        #expect(
+            host.events.contains { $0["event"] as? String == "page.title" && $0["title"] as? String == "pressed left" })
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -236,7 +250,9 @@ struct ComponentTests {
 
         let connect = try await demo.received("page", "connect")
         #expect(connect.data["title"] as? String == "Inbox")
-        try await demo.event("window.title") { $0["title"] as? String == "Inbox" && $0["subtitle"] as? String == "3 unread" }
+        try await demo.event("window.title") {
+            $0["title"] as? String == "Inbox" && $0["subtitle"] as? String == "3 unread"
+        }
         let reply = try await demo.sent("page")
         #expect(reply.id == connect.id)
         #expect(reply.data["title"] as? String == "Inbox")
@@ -246,7 +262,9 @@ struct ComponentTests {
         // `change` carries the new URL, routes, and native replies to `connect` again.
         let change = try await demo.received("page", "change")
         #expect(change.url == demo.server.url + "page?tab=archive")
-        try await demo.event("window.title") { $0["title"] as? String == "Archive" && $0["subtitle"] as? String == "128 conversations" }
+        try await demo.event("window.title") {
+            $0["title"] as? String == "Archive" && $0["subtitle"] as? String == "128 conversations"
+        }
         try await demo.title("page: window shows “Archive”")
         #expect(demo.events(after: 0, named: "page.committed").count == 1, "pushState is not a new page")
         try await demo.finish()
@@ -305,7 +323,10 @@ struct ComponentTests {
         try demo.host.send(["command": "activate", "control": "share.share"])
         let menu = try await demo.control("control.added", "share.share-menu", after: mark)
         #expect(menu["title"] as? String == "A walk along the canal")
-        #expect(((menu["items"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String } == ["Copy link", "Open in browser"])
+        #expect(
+            ((menu["items"] as? [[String: Any]]) ?? []).compactMap { $0["title"] as? String } == [
+                "Copy link", "Open in browser",
+            ])
         mark = demo.mark
         try demo.host.sendLine(#"{"command":"choose","control":"share.share-menu","index":0}"#)
         try await demo.event("clipboard", after: mark) { $0["text"] as? String == demo.server.url + "share" }
@@ -389,7 +410,8 @@ struct ComponentTests {
         #expect(demo.events(after: mark, named: "bridge.sent").isEmpty, "nothing is delivered to the later page")
         // (The new document's title is "" until its <title> is parsed.)
         let titles = demo.events(after: mark, named: "page.title").compactMap { $0["title"] as? String }
-        #expect(titles.allSatisfy { $0.isEmpty || $0 == "Menu · Strada demo" }, "the later page did not react: \(titles)")
+        #expect(
+            titles.allSatisfy { $0.isEmpty || $0 == "Menu · Strada demo" }, "the later page did not react: \(titles)")
         try await demo.finish()
     }
 
@@ -408,7 +430,8 @@ struct ComponentTests {
         #expect(demo.events(after: mark, named: "bridge.sent").isEmpty, "nothing is delivered to the later page")
         // (The new document's title is "" until its <title> is parsed.)
         let titles = demo.events(after: mark, named: "page.title").compactMap { $0["title"] as? String }
-        #expect(titles.allSatisfy { $0.isEmpty || $0 == "Alert · Strada demo" }, "the later page did not react: \(titles)")
+        #expect(
+            titles.allSatisfy { $0.isEmpty || $0 == "Alert · Strada demo" }, "the later page did not react: \(titles)")
         try await demo.finish()
     }
 
@@ -422,7 +445,9 @@ struct ComponentTests {
         try demo.host.send(["command": "activate", "control": "form.submit"])
         // POST /form → 303 → GET /form/sent?id=N: the web view's URL is the redirect's target, and so is
         // every message's metadata.url; the URL rule accepts them.
-        let committed = try await demo.event("page.committed", after: mark) { ($0["url"] as? String)?.contains("/form/sent?id=") == true }
+        let committed = try await demo.event("page.committed", after: mark) {
+            ($0["url"] as? String)?.contains("/form/sent?id=") == true
+        }
         let resultURL = try #require(committed["url"] as? String)
         let flash = try await demo.received("toast", "show", after: mark)
         #expect(flash.url == resultURL)
@@ -503,7 +528,10 @@ final class DemoSession: Sendable {
 
     /// The first event named `name` after `mark` matching `predicate`; throws `HostProcess.Timeout`.
     @discardableResult
-    func event(_ name: String, after mark: Int = 0, timeout: Double = 30, where predicate: ([String: Any]) -> Bool = { _ in true }) async throws -> [String: Any] {
+    func event(
+        _ name: String, after mark: Int = 0, timeout: Double = 30,
+        where predicate: ([String: Any]) -> Bool = { _ in true }
+    ) async throws -> [String: Any] {
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             if let match = events(after: mark, named: name).first(where: predicate) { return match }
@@ -523,7 +551,10 @@ final class DemoSession: Sendable {
 
     /// The first message the page sent to `component` with `event` after `mark`.
     @discardableResult
-    func received(_ component: String, _ event: String, after mark: Int = 0, where predicate: ([String: Any]) -> Bool = { _ in true }) async throws -> BridgeMessage {
+    func received(
+        _ component: String, _ event: String, after mark: Int = 0,
+        where predicate: ([String: Any]) -> Bool = { _ in true }
+    ) async throws -> BridgeMessage {
         let match = try await self.event("bridge.received", after: mark) {
             guard let message = BridgeMessage($0) else { return false }
             return message.component == component && message.event == event && predicate(message.data)

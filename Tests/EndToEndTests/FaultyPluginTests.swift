@@ -7,7 +7,8 @@ import Testing
 struct FaultyPluginTests {
     static func plugins() throws -> String {
         let plugins = try PluginsDirectory.make()
-        let source = try String(contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/faulty-plugin.c"), encoding: .utf8)
+        let source = try String(
+            contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/faulty-plugin.c"), encoding: .utf8)
         try CCompiler.sharedLibrary(source, at: (plugins as NSString).appendingPathComponent("libfaulty.so"))
         return plugins
     }
@@ -16,10 +17,14 @@ struct FaultyPluginTests {
         "file://" + Repository.path("Tests/EndToEndTests/Fixtures/faulty.html") + "?do=\(action)&times=\(times)"
     }
 
-    @Test(arguments: [("crash", "crashed (signal 11)"), ("abort", "crashed (signal 6)"), ("leak", "crashed (signal 6)")])
+    @Test(arguments: [
+        ("crash", "crashed (signal 11)"), ("abort", "crashed (signal 6)"), ("leak", "crashed (signal 6)"),
+    ])
     func underIsolationAFailingPluginIsReportedRestartedAndServesAgain(action: String, reason: String) async throws {
         let host = try HostProcess(page: Self.page(action), arguments: ["--plugins", try Self.plugins(), "--isolate"])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["id"] as? String == "faulty.alive" }
+        try await host.waitFor("control.added") {
+            ($0["control"] as? [String: Any])?["id"] as? String == "faulty.alive"
+        }
         let crashed = try await host.waitFor("plugin.crashed")
         #expect(crashed["id"] as? String == "dev.test.faulty")
         #expect((crashed["reason"] as? String)?.hasPrefix(reason) == true)
@@ -37,7 +42,9 @@ struct FaultyPluginTests {
     }
 
     @Test func underIsolationTheFormRoundTripWorksAsInProcess() async throws {
-        let host = try HostProcess(page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", try PluginsDirectory.make(), "--isolate"])
+        let host = try HostProcess(
+            page: Repository.path("Examples/form-demo/index.html"),
+            arguments: ["--plugins", try PluginsDirectory.make(), "--isolate"])
         let ready = try await host.waitFor("host.ready")
         #expect((ready["plugins"] as? [[String: Any]])?.first?["isolated"] as? Bool == true)
         try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
@@ -57,7 +64,8 @@ struct FaultyPluginTests {
     }
 
     @Test func aPluginThatKeepsCrashingIsDisabledAndTheHostKeepsRunning() async throws {
-        let host = try HostProcess(page: Self.page("crash", times: 3), arguments: ["--plugins", try Self.plugins(), "--isolate"])
+        let host = try HostProcess(
+            page: Self.page("crash", times: 3), arguments: ["--plugins", try Self.plugins(), "--isolate"])
         let disabled = try await host.waitFor("plugin.disabled", timeout: 30)
         #expect(disabled["id"] as? String == "dev.test.faulty")
         #expect(host.events.filter { $0["event"] as? String == "plugin.crashed" }.count == 3)
@@ -70,7 +78,9 @@ struct FaultyPluginTests {
 
     @Test func withoutIsolationACrashingPluginTakesTheHostDown() async throws {
         // Documented behaviour: in-process plugins share the host's fate. Use --isolate for untrusted code.
-        let host = try HostProcess(page: Self.page("crash"), arguments: ["--plugins", try Self.plugins()], environment: ["SWIFT_BACKTRACE": "enable=no"])
+        let host = try HostProcess(
+            page: Self.page("crash"), arguments: ["--plugins", try Self.plugins()],
+            environment: ["SWIFT_BACKTRACE": "enable=no"])
         try await host.waitFor("control.added")
         let status = try await host.waitForExit(timeout: 20)
         #expect(status == SIGSEGV)

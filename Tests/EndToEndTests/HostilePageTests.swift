@@ -6,9 +6,12 @@ import Testing
 @Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct HostilePageTests {
     @Test func crossOriginIframesCannotReachTheBridge() async throws {
-        let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/hostile-iframe.html"), arguments: ["--plugins", try PluginsDirectory.make()])
+        let host = try HostProcess(
+            page: Repository.path("Tests/EndToEndTests/Fixtures/hostile-iframe.html"),
+            arguments: ["--plugins", try PluginsDirectory.make()])
         let result = try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("RESULT") == true }
-        #expect(result["title"] as? String == "RESULT page-channel=hidden channel=blocked adapter=blocked relay=blocked")
+        #expect(
+            result["title"] as? String == "RESULT page-channel=hidden channel=blocked adapter=blocked relay=blocked")
         try await Task.sleep(for: .milliseconds(300))
         #expect(!host.lines.contains { $0.contains("evil") })
         try host.send(["command": "quit"])
@@ -23,9 +26,13 @@ struct HostilePageTests {
         try await host.waitFor("page.title") { $0["title"] as? String == "bridge=object host=127.0.0.1:\(server.port)" }
 
         try host.send(["command": "navigate", "url": "http://localhost:\(server.port)/origin-probe.html"])
-        let committed = try await host.waitFor("page.committed") { ($0["url"] as? String)?.contains("localhost") == true }
+        let committed = try await host.waitFor("page.committed") {
+            ($0["url"] as? String)?.contains("localhost") == true
+        }
         #expect(committed["bridged"] as? Bool == false)
-        try await host.waitFor("page.title") { $0["title"] as? String == "bridge=undefined host=localhost:\(server.port)" }
+        try await host.waitFor("page.title") {
+            $0["title"] as? String == "bridge=undefined host=localhost:\(server.port)"
+        }
 
         try host.send(["command": "navigate", "url": allowed])
         try await host.waitFor("page.committed") { ($0["url"] as? String) == allowed && $0["bridged"] as? Bool == true }
@@ -41,8 +48,10 @@ struct HostilePageTests {
         let added = try await host.waitFor("control.added", timeout: 60)
         #expect((added["control"] as? [String: Any])?["title"] as? String == "Still here")
         let log = host.standardError
-        for reason in ["invalid literal", "message has no string \"id\"", "has \"data\" that is not an object",
-                       "limit is 16777216"] {
+        for reason in [
+            "invalid literal", "message has no string \"id\"", "has \"data\" that is not an object",
+            "limit is 16777216",
+        ] {
             #expect(log.contains(reason), "no rejection logged for: \(reason)")
         }
         #expect(log.components(separatedBy: "rejected a malformed message").count - 1 <= 20)

@@ -9,7 +9,8 @@ struct HotReloadTests {
     static let page = Repository.path("Tests/EndToEndTests/Fixtures/hot.html")
 
     static func buildHotPlugin(version: String, at path: String) throws {
-        let source = try String(contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/hot-plugin.c"), encoding: .utf8)
+        let source = try String(
+            contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/hot-plugin.c"), encoding: .utf8)
         try CCompiler.sharedLibrary("#define VERSION \"\(version)\"\n" + source, at: path)
     }
 
@@ -53,7 +54,9 @@ struct HotReloadTests {
         for (version, generation) in [("v2", 2), ("v1", 3)] {
             try Self.buildHotPlugin(version: version, at: plugin)
             try await host.waitFor("plugin.reloaded") { $0["generation"] as? Int == generation }
-            try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == version }
+            try await host.waitFor("control.added") {
+                ($0["control"] as? [String: Any])?["title"] as? String == version
+            }
         }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
@@ -77,7 +80,9 @@ struct HotReloadTests {
 
         // And a half-written file: garbage bytes.
         try Data("\u{7F}ELF truncated".utf8).write(to: URL(fileURLWithPath: plugin))
-        try await host.waitFor("plugin.reload-failed") { ($0["error"] as? String)?.contains("cannot be loaded") == true }
+        try await host.waitFor("plugin.reload-failed") {
+            ($0["error"] as? String)?.contains("cannot be loaded") == true
+        }
 
         try host.send(["command": "activate", "control": "hot.go"])
         try await host.waitFor("page.title") { $0["title"] as? String == "reply 1 v1" }
@@ -87,7 +92,8 @@ struct HotReloadTests {
 
     @Test func aSwiftPluginReloadsToo() async throws {
         let plugins = try PluginsDirectory.make()
-        let host = try HostProcess(page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", plugins, "--watch"])
+        let host = try HostProcess(
+            page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", plugins, "--watch"])
         try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
         // A new build of the same code: different bytes (a trailing byte), so a new generation loads.
         let plugin = (plugins as NSString).appendingPathComponent("libStradaFormPlugin.so")
@@ -107,12 +113,19 @@ struct HotReloadTests {
 
     @Test func aNewComponentNameUpdatesTheUserAgentAndReloadsThePage() async throws {
         let plugins = try PluginsDirectory.make()
-        let host = try HostProcess(page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent-stay.html"), arguments: ["--plugins", plugins, "--watch"])
+        let host = try HostProcess(
+            page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent-stay.html"),
+            arguments: ["--plugins", plugins, "--watch"])
         try await host.waitFor("page.title") { ($0["title"] as? String)?.contains("bridge-components: [form]") == true }
         try Self.buildHotPlugin(version: "v1", at: (plugins as NSString).appendingPathComponent("libhot.so"))
         let components = try await host.waitFor("host.components")
-        #expect(components["components"] as? [String] == ["hot", "form"] || components["components"] as? [String] == ["form", "hot"])
-        try await host.waitFor("page.title") { ($0["title"] as? String)?.contains("bridge-components: [") == true && ($0["title"] as? String)?.contains("hot") == true }
+        #expect(
+            components["components"] as? [String] == ["hot", "form"]
+                || components["components"] as? [String] == ["form", "hot"])
+        try await host.waitFor("page.title") {
+            ($0["title"] as? String)?.contains("bridge-components: [") == true
+                && ($0["title"] as? String)?.contains("hot") == true
+        }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

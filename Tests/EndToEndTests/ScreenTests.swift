@@ -31,7 +31,8 @@ struct ScreenTests {
         /// The first event named `name` after `mark` that satisfies `predicate`.
         @discardableResult
         func next(
-            _ name: String, after mark: Int, timeout: Double = 20, where predicate: ([String: Any]) -> Bool = { _ in true }
+            _ name: String, after mark: Int, timeout: Double = 20,
+            where predicate: ([String: Any]) -> Bool = { _ in true }
         ) async throws -> [String: Any] {
             let deadline = Date().addingTimeInterval(timeout)
             while Date() < deadline {
@@ -105,7 +106,9 @@ struct ScreenTests {
         try app.host.send(["command": "activate", "control": "form.submit"])
         screen = try await app.next("screen.pushed", after: mark)
         #expect(Self.depth(screen) == 3 && Self.path(screen) == "/posts/1")
-        try await app.next("page.title", after: mark) { ($0["title"] as? String)?.hasPrefix("Screens on Linux") == true }
+        try await app.next("page.title", after: mark) {
+            ($0["title"] as? String)?.hasPrefix("Screens on Linux") == true
+        }
         #expect(try await app.controls(settleOn: []) == [])
 
         // Back: the form screen comes back with "Save"; Back again: the index with "New post".
@@ -189,7 +192,9 @@ struct ScreenTests {
         mark = app.mark
         try app.host.send(["command": "visit", "url": app.url("posts/1?then=stay")])
         try await app.next("screen.pushed", after: mark) { Self.depth($0) == 4 }
-        let resume = try await app.next("visit.proposed", after: mark) { Self.path($0) == "/resume_historical_location" }
+        let resume = try await app.next("visit.proposed", after: mark) {
+            Self.path($0) == "/resume_historical_location"
+        }
         #expect(resume["action"] as? String == "advance")
         try await Task.sleep(for: .milliseconds(500))
         #expect(app.host.events[mark...].filter { ($0["event"] as? String)?.hasPrefix("screen.") == true }.count == 1)
@@ -210,8 +215,11 @@ struct ScreenTests {
         #expect(Self.depth(refreshed) == 5 && refreshed["action"] as? String == "refresh")
         #expect(Self.path(refreshed) == "/posts/1?then=refresh")
         // None of the routes was ever shown as a page.
-        #expect(!app.host.events.contains { (Self.path($0) ?? "").hasSuffix("_historical_location")
-            && ($0["event"] as? String)?.hasPrefix("screen.") == true })
+        #expect(
+            !app.host.events.contains {
+                (Self.path($0) ?? "").hasSuffix("_historical_location")
+                    && ($0["event"] as? String)?.hasPrefix("screen.") == true
+            })
         try await app.stop()
     }
 }
@@ -247,15 +255,18 @@ extension ScreenTests {
         #expect(try await app.controls(settleOn: ["button.button-right"]) == ["button.button-right"])
         let display = try Self.display(of: app.host)
 
-        for (input, arguments) in [("Alt+Left", ["key", "--window", "WINDOW", "alt+Left"]),
-                                   ("mouse button 8", ["mousemove", "400", "300", "click", "8"])] {
+        for (input, arguments) in [
+            ("Alt+Left", ["key", "--window", "WINDOW", "alt+Left"]),
+            ("mouse button 8", ["mousemove", "400", "300", "click", "8"]),
+        ] {
             var mark = app.mark
             try app.host.send(["command": "activate", "control": "button.button-right"])
             try await app.next("screen.pushed", after: mark) { Self.depth($0) == 2 }
             #expect(try await app.controls(settleOn: ["form.submit"]) == ["form.submit"])
             try await app.next("page.title", after: mark) { ($0["title"] as? String)?.hasPrefix("New post") == true }
-            let window = try await ProcessRunner.check("/usr/bin/xdotool", ["search", "--name", "New post"],
-                                                       environment: display)
+            let window = try await ProcessRunner.check(
+                "/usr/bin/xdotool", ["search", "--name", "New post"],
+                environment: display)
             let id = window.split(separator: "\n").last.map(String.init) ?? ""
             _ = try await ProcessRunner.check("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: display)
             mark = app.mark

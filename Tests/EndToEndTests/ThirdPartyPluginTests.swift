@@ -16,7 +16,9 @@ struct ThirdPartyPluginTests {
             component: "counter", pluginID: "dev.example.counter-c")
     }
 
-    @Test(.enabled(if: ExampleBuild.isOnPath("rustc"), "rustc is not on PATH: install Rust to build Examples/rust-plugin"))
+    @Test(
+        .enabled(if: ExampleBuild.isOnPath("rustc"), "rustc is not on PATH: install Rust to build Examples/rust-plugin")
+    )
     func aPluginWrittenInRustBuiltWithPlainRustcCountsPressesOfItsHeaderButton() async throws {
         let output = try TemporaryDirectory.make("rust-plugin")
         try await ProcessRunner.check("sh", [Repository.path("Examples/rust-plugin/build.sh"), output])
@@ -28,9 +30,13 @@ struct ThirdPartyPluginTests {
 
     @Test func aPluginWrittenInSwiftAsItsOwnPackageGreetsTheNameThePageSends() async throws {
         let scratch = try TemporaryDirectory.make("swift-plugin")  // hundreds of MB, removed when the test ends
-        try await ProcessRunner.check("swift", ["build", "--package-path", Repository.path("Examples/swift-plugin"), "--scratch-path", scratch], timeout: 900)
+        try await ProcessRunner.check(
+            "swift", ["build", "--package-path", Repository.path("Examples/swift-plugin"), "--scratch-path", scratch],
+            timeout: 900)
         let plugin = (scratch as NSString).appendingPathComponent("debug/libGreetingPlugin.so")
-        let host = try HostProcess(page: Repository.path("Examples/swift-plugin/index.html"), arguments: ["--plugins", try ExampleBuild.pluginsDirectory(with: plugin)])
+        let host = try HostProcess(
+            page: Repository.path("Examples/swift-plugin/index.html"),
+            arguments: ["--plugins", try ExampleBuild.pluginsDirectory(with: plugin)])
 
         let ready = try await host.waitFor("host.ready")
         #expect(ready["components"] as? [String] == ["greeting"])
@@ -50,7 +56,8 @@ struct ThirdPartyPluginTests {
     /// The counter examples (C and Rust) behave the same: connect shows `<component>.count`; every press
     /// replies to that connect with the next count, which the page puts in its title.
     private func expectCounter(plugin: String, page: String, component: String, pluginID: String) async throws {
-        let host = try HostProcess(page: page, arguments: ["--plugins", try ExampleBuild.pluginsDirectory(with: plugin)])
+        let host = try HostProcess(
+            page: page, arguments: ["--plugins", try ExampleBuild.pluginsDirectory(with: plugin)])
 
         let ready = try await host.waitFor("host.ready")
         #expect(ready["components"] as? [String] == [component])
@@ -66,7 +73,9 @@ struct ThirdPartyPluginTests {
 
         for count in 1...2 {
             try host.send(["command": "activate", "control": "\(component).count"])
-            let reply = try await host.waitFor("bridge.sent") { $0.bridgeMessage?.messageData?["count"] as? Int == count }
+            let reply = try await host.waitFor("bridge.sent") {
+                $0.bridgeMessage?.messageData?["count"] as? Int == count
+            }
             #expect(reply.bridgeMessage?["id"] as? String == connect.bridgeMessage?["id"] as? String)
             #expect(reply.bridgeMessage?["event"] as? String == "connect")
             try await host.waitFor("page.title") { $0["title"] as? String == "count \(count)" }
@@ -96,7 +105,9 @@ enum ExampleBuild {
     /// A fresh plugins directory holding a copy of `plugin`.
     static func pluginsDirectory(with plugin: String) throws -> String {
         let directory = try PluginsDirectory.make(plugins: [])
-        try FileManager.default.copyItem(atPath: plugin, toPath: (directory as NSString).appendingPathComponent((plugin as NSString).lastPathComponent))
+        try FileManager.default.copyItem(
+            atPath: plugin,
+            toPath: (directory as NSString).appendingPathComponent((plugin as NSString).lastPathComponent))
         return directory
     }
 }

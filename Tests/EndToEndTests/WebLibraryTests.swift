@@ -27,18 +27,28 @@ struct WebLibraryTests {
 
         var testDescription: String {
             switch self {
-            case .handshake: "handshake: <html> gets data-bridge-platform=linux and data-bridge-components, kept current on (un)register"
-            case .api: "W1: Strada.web and BridgeComponent API; send adds metadata.url and the reply carries the data back"
-            case .bridgeElement: "W1: BridgeElement title order, disabled for true or linux, enableForComponent, bridge attributes, click"
-            case .queue: "W2: messages sent before the adapter are queued and flushed in order; unsupported ones dropped"
+            case .handshake:
+                "handshake: <html> gets data-bridge-platform=linux and data-bridge-components, kept current on "
+                    + "(un)register"
+            case .api:
+                "W1: Strada.web and BridgeComponent API; send adds metadata.url and the reply carries the data back"
+            case .bridgeElement:
+                "W1: BridgeElement title order, disabled for true or linux, enableForComponent, bridge attributes, "
+                    + "click"
+            case .queue:
+                "W2: messages sent before the adapter are queued and flushed in order; unsupported ones dropped"
             case .repeatedReplies: "W3: a callback survives repeated replies to one message"
             case .disconnect: "W3: disconnecting a component removes its callbacks, queued ones included"
             case .optOutElement: "opt-out: data-controller-optout-linux on the element keeps it web-only"
             case .optOutPage: "opt-out: data-controller-optout-linux on <html> keeps the page's components web-only"
             case .frameworkFree: "framework-free components connect and disconnect with their elements"
-            case .stimulusDetected: "Stimulus style: with window.Stimulus.Controller, BridgeComponent is a Controller registered with application.register"
-            case .stimulusExplicit: "Stimulus style: Strada.useStimulus(Controller, application) and Strada.registerComponent"
-            case .globals: "globals: window.HotwireNative.web, Strada.web and webBridge are one bridge the adapter attaches to"
+            case .stimulusDetected:
+                "Stimulus style: with window.Stimulus.Controller, BridgeComponent is a Controller registered with "
+                    + "application.register"
+            case .stimulusExplicit:
+                "Stimulus style: Strada.useStimulus(Controller, application) and Strada.registerComponent"
+            case .globals:
+                "globals: window.HotwireNative.web, Strada.web and webBridge are one bridge the adapter attaches to"
             case .existingBridge: "globals: an already installed HotwireNative.web is reused, not replaced"
             case .ownKeys: "replies arrive as parsed JSON: a \"__proto__\" key is an own property, not the prototype"
             }
@@ -81,14 +91,18 @@ struct WebLibraryTests {
         // never reaches native, and the library never sends anything native has to reject.
         let leaked = run.received.filter { ($0["data"] as? [String: Any])?["mustNotArrive"] as? Bool == true }
         #expect(leaked.isEmpty, "delivered although the page marked them mustNotArrive: \(leaked)")
-        let rejected = run.events.filter { $0["event"] as? String == "bridge.rejected" || $0["event"] as? String == "bridge.dropped" }
+        let rejected = run.events.filter {
+            $0["event"] as? String == "bridge.rejected" || $0["event"] as? String == "bridge.dropped"
+        }
         #expect(rejected.isEmpty, "rejected or dropped by native: \(rejected)")
     }
 
     @Test func queuedMessagesReachNativeInTheOrderTheyWereSentWithConsecutiveIds() async throws {
         let run = try await Self.run(.queue)
         #expect(run.title == "PASS", "queue.html reported: \(run.title)")
-        let received = run.received.prefix(4).map { "\($0["component"] as? String ?? "?")/\($0["event"] as? String ?? "?")#\($0["id"] as? String ?? "?")" }
+        let received = run.received.prefix(4).map {
+            "\($0["component"] as? String ?? "?")/\($0["event"] as? String ?? "?")#\($0["id"] as? String ?? "?")"
+        }
         #expect(received == ["echo/first#1", "echo/second#2", "echo/third#3", "echo/fourth#4"])
         #expect(!run.received.contains { $0["component"] as? String != "echo" }, "only echo messages reach native")
     }
@@ -96,7 +110,9 @@ struct WebLibraryTests {
     @Test func repeatedRepliesToOneMessageAreSentByNativeUnderOneId() async throws {
         let run = try await Self.run(.repeatedReplies)
         #expect(run.title == "PASS", "repeated-replies.html reported: \(run.title)")
-        let sent = run.events.filter { $0["event"] as? String == "bridge.sent" }.compactMap { $0["message"] as? [String: Any] }
+        let sent = run.events.filter { $0["event"] as? String == "bridge.sent" }.compactMap {
+            $0["message"] as? [String: Any]
+        }
         let repeats = sent.filter { $0["event"] as? String == "repeat" }
         #expect(repeats.count == 8)
         #expect(Set(repeats.compactMap { $0["id"] as? String }).count == 2)

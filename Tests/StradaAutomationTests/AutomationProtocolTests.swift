@@ -61,9 +61,13 @@ struct AutomationProtocolTests {
     @Test func eventsEncodeTheirNameAndFieldsWithSortedKeys() {
         let event = AutomationEvent.commandError(command: "activate", error: "no", details: ["control": "form.submit"])
         #expect(event.line == #"{"command":"activate","control":"form.submit","error":"no","event":"command.error"}"#)
-        let screen = AutomationEvent.screenPushed(ScreenReport(url: "http://a/b", title: "B", depth: 2, action: "advance"))
-        #expect(screen.line
-            == #"{"action":"advance","depth":2,"event":"screen.pushed","stack":"main","title":"B","url":"http://a/b"}"#)
+        let screen = AutomationEvent.screenPushed(
+            ScreenReport(url: "http://a/b", title: "B", depth: 2, action: "advance"))
+        #expect(
+            screen.line
+                == #"{"action":"advance","depth":2,"event":"screen.pushed""#
+                + #","stack":"main","title":"B","url":"http://a/b"}"#
+        )
     }
 
     @MainActor @Test func aChannelFiltersByPrefixButAlwaysReportsHostAndCommandEvents() {
@@ -74,8 +78,9 @@ struct AutomationProtocolTests {
         channel.emit(.controlRemoved(id: "form.submit"))
         channel.emit(.hostExit(code: 0, reason: "done"))
         channel.emit(.commandOK(command: "reload"))
-        #expect(lines.all.map { $0.components(separatedBy: "\"event\":\"")[1].prefix { $0 != "\"" } }
-            == ["control.removed", "host.exit", "command.ok"])
+        #expect(
+            lines.all.map { $0.components(separatedBy: "\"event\":\"")[1].prefix { $0 != "\"" } }
+                == ["control.removed", "host.exit", "command.ok"])
     }
 
     @Test(arguments: [

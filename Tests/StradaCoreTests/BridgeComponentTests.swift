@@ -9,13 +9,18 @@ struct BridgeComponentTests {
     let component: RecordingComponent
 
     init() throws {
-        harness.send(json: #"{"id":"7","component":"one","event":"connect","data":{"title":"Hi","metadata":{"url":"https://app.test/"}}}"#)
+        harness.send(
+            json:
+                #"{"id":"7","component":"one","event":"connect""#
+                + #","data":{"title":"Hi","metadata":{"url":"https://app.test/"}}}"#
+        )
         component = try #require(harness.component())
     }
 
     @Test("C2 the last message per event is cached; unseen events have none") func cachesTheLastMessagePerEvent() {
         #expect(component.receivedMessage(for: "connect")?.id == "7")
-        bridge.receive(json: #"{"id":"8","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/"}}}"#)
+        bridge.receive(
+            json: #"{"id":"8","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/"}}}"#)
         #expect(component.receivedMessage(for: "connect")?.id == "8")
         #expect(component.receivedMessage(for: "never") == nil)
     }
@@ -28,22 +33,32 @@ struct BridgeComponentTests {
     @Test("C3 reply(to:) sends the cached message unchanged") func repliesToTheCachedEventUnchanged() throws {
         #expect(component.reply(to: "connect"))
         let data = #"{"title":"Hi","metadata":{"url":"https://app.test/"}}"#
-        #expect(try lastReply() == Message(id: "7", component: "one", event: "connect", metadata: .init(url: "https://app.test/"), jsonData: data))
+        #expect(
+            try lastReply()
+                == Message(
+                    id: "7", component: "one", event: "connect", metadata: .init(url: "https://app.test/"),
+                    jsonData: data))
     }
 
-    @Test("C4 reply(to:with: Encodable) sends the cached message with encoded data") func repliesToTheCachedEventWithEncodedData() throws {
+    @Test("C4 reply(to:with: Encodable) sends the cached message with encoded data")
+    func repliesToTheCachedEventWithEncodedData() throws {
         struct Reply: Encodable { let selectedIndex: Int }
         #expect(component.reply(to: "connect", with: Reply(selectedIndex: 2)))
         let reply = try lastReply()
-        #expect(reply == Message(id: "7", component: "one", event: "connect", metadata: nil, jsonData: #"{"selectedIndex":2}"#))
+        #expect(
+            reply
+                == Message(
+                    id: "7", component: "one", event: "connect", metadata: nil, jsonData: #"{"selectedIndex":2}"#))
     }
 
-    @Test("C5 reply(to:with: String) sends the cached message with that data") func repliesToTheCachedEventWithAJSONString() throws {
+    @Test("C5 reply(to:with: String) sends the cached message with that data")
+    func repliesToTheCachedEventWithAJSONString() throws {
         #expect(component.reply(to: "connect", with: #"{"a":[1,{"b":2}]}"#))
         #expect(try lastReply().dataValue == ["a": [1, ["b": 2]]])
     }
 
-    @Test("C6 reply(to:) an event never received returns false and sends nothing") func replyingToAnEventNeverReceivedReturnsFalseAndSendsNothing() {
+    @Test("C6 reply(to:) an event never received returns false and sends nothing")
+    func replyingToAnEventNeverReceivedReturnsFalseAndSendsNothing() {
         #expect(!component.reply(to: "disconnect"))
         #expect(harness.calls.isEmpty)
     }
@@ -83,7 +98,9 @@ struct BridgeComponentTests {
         #expect(try await component.reply(to: "connect"))
         #expect(try await component.reply(to: "connect", with: #"{"a":1}"#))
         #expect(try await component.reply(to: "connect", with: Reply(n: 1)))
-        #expect(try await component.reply(with: Message(id: "1", component: "one", event: "x", metadata: nil, jsonData: "{}")))
+        #expect(
+            try await component.reply(
+                with: Message(id: "1", component: "one", event: "x", metadata: nil, jsonData: "{}")))
         #expect(try await component.reply(to: "never") == false)
         harness.webView.evaluationError = Boom()
         await #expect(throws: Boom.self) { try await component.reply(to: "connect") }
@@ -93,9 +110,12 @@ struct BridgeComponentTests {
         var component: RecordingComponent?
         do {
             let page = TestDestination()
-            let delegate = BridgeDelegate(location: "https://app.test/", destination: page, componentTypes: [RecordingComponent.self])
+            let delegate = BridgeDelegate(
+                location: "https://app.test/", destination: page, componentTypes: [RecordingComponent.self])
             delegate.webViewDidBecomeActive(bridge)
-            bridge.receive(json: #"{"id":"1","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/"}}}"#)
+            bridge.receive(
+                json: #"{"id":"1","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/"}}}"#
+            )
             component = delegate.component()
         }
         let orphan = try #require(component)
@@ -106,9 +126,11 @@ struct BridgeComponentTests {
 
     @Test func controlsAreNamespacedByComponentName() throws {
         let destination = TestDestination()
-        let delegate = BridgeDelegate(location: "https://app.test/", destination: destination, componentTypes: [RecordingComponent.self])
+        let delegate = BridgeDelegate(
+            location: "https://app.test/", destination: destination, componentTypes: [RecordingComponent.self])
         delegate.webViewDidBecomeActive(bridge)
-        bridge.receive(json: #"{"id":"1","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/"}}}"#)
+        bridge.receive(
+            json: #"{"id":"1","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/"}}}"#)
         let component: RecordingComponent = try #require(delegate.component())
         var pressed = 0
         component.controls?.setButton(HeaderButton(id: "submit", title: "Go")) { pressed += 1 }
@@ -117,4 +139,3 @@ struct BridgeComponentTests {
         #expect(pressed == 1)
     }
 }
-

@@ -9,11 +9,17 @@ struct BridgeDelegateTests {
     var webView: InMemoryWebView { harness.webView }
     var delegate: BridgeDelegate { harness.delegate }
 
-    func message(_ component: String = "one", event: String = "connect", url: String = "https://app.test/messages/new", id: String = "1") -> Message {
-        Message(id: id, component: component, event: event, metadata: .init(url: url), jsonData: #"{"metadata":{"url":"\#(url)"}}"#)
+    func message(
+        _ component: String = "one", event: String = "connect", url: String = "https://app.test/messages/new",
+        id: String = "1"
+    ) -> Message {
+        Message(
+            id: id, component: component, event: event, metadata: .init(url: url),
+            jsonData: #"{"metadata":{"url":"\#(url)"}}"#)
     }
 
-    @Test("D1 ready registers all component names and creates none") func readyRegistersAllComponentNamesWithoutCreatingAny() {
+    @Test("D1 ready registers all component names and creates none")
+    func readyRegistersAllComponentNamesWithoutCreatingAny() {
         let before = RecordingComponent.instancesCreated
         harness.send(json: #""ready""#)
         #expect(harness.calls == [.register(["one", "two"])])
@@ -21,7 +27,8 @@ struct BridgeDelegateTests {
         #expect(delegate.component(named: "one") == nil)
     }
 
-    @Test("D2 one component per name, created lazily, reused; initialization notified once") func createsOneComponentPerNameLazilyAndReusesIt() throws {
+    @Test("D2 one component per name, created lazily, reused; initialization notified once")
+    func createsOneComponentPerNameLazilyAndReusesIt() throws {
         let before = RecordingComponent.instancesCreated
         var initialized: [String] = []
         delegate.onComponentInitialized = { initialized.append($0.componentName) }
@@ -45,7 +52,8 @@ struct BridgeDelegateTests {
         #expect(delegate.bridgeDidReceiveMessage(message()))
     }
 
-    @Test("D5 D7 losing the web view deactivates the page and replies return false") func losingTheWebViewDeactivatesAndDropsReplies() throws {
+    @Test("D5 D7 losing the web view deactivates the page and replies return false")
+    func losingTheWebViewDeactivatesAndDropsReplies() throws {
         delegate.bridgeDidReceiveMessage(message())
         let component: RecordingComponent = try #require(delegate.component())
         delegate.webViewDidBecomeDeactivated()
@@ -54,19 +62,22 @@ struct BridgeDelegateTests {
         #expect(harness.calls.isEmpty)
     }
 
-    @Test("D3 URL rule: live URL, fragment and trailing slash tolerated; other pages rejected", arguments: [
-        ("https://app.test/messages/new", true),
-        ("https://app.test/messages/new/", true),  // trailing slash
-        ("https://app.test/messages/new#top", true),  // fragment change
-        ("https://app.test/messages/old", false),  // a previous page
-        ("https://app.test/messages/new?page=2", false),  // another query is another page
-        ("https://other.test/messages/new", false),  // another origin
-    ])
+    @Test(
+        "D3 URL rule: live URL, fragment and trailing slash tolerated; other pages rejected",
+        arguments: [
+            ("https://app.test/messages/new", true),
+            ("https://app.test/messages/new/", true),  // trailing slash
+            ("https://app.test/messages/new#top", true),  // fragment change
+            ("https://app.test/messages/old", false),  // a previous page
+            ("https://app.test/messages/new?page=2", false),  // another query is another page
+            ("https://other.test/messages/new", false),  // another origin
+        ])
     func routesByTheURLRule(url: String, delivered: Bool) {
         #expect(delegate.bridgeDidReceiveMessage(message(url: url)) == delivered)
     }
 
-    @Test("D4 the live URL wins over the original location after a redirect") func theWebViewsLiveURLWinsOverTheOriginalLocationAfterARedirect() {
+    @Test("D4 the live URL wins over the original location after a redirect")
+    func theWebViewsLiveURLWinsOverTheOriginalLocationAfterARedirect() {
         webView.currentURL = "https://app.test/messages/42"
         #expect(delegate.bridgeDidReceiveMessage(message(url: "https://app.test/messages/42")))
         #expect(!delegate.bridgeDidReceiveMessage(message(url: "https://app.test/messages/new")))

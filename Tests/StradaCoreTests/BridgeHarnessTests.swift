@@ -18,13 +18,17 @@ struct BridgeHarnessTests {
 
     @Test func repliesRegistrationsAndUnregistrationsAreReadBackAsValues() throws {
         harness.send(json: #""ready""#)
-        harness.send(json: #"{"id":"1","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/a"}}}"#)
+        harness.send(
+            json: #"{"id":"1","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/a"}}}"#)
         let component: RecordingComponent = try #require(harness.component())
         #expect(component.reply(to: "connect", with: #"{"n":1}"#))
         harness.bridge.unregister(component: "two")
         #expect(harness.registrations == [["one", "two"]])
         #expect(harness.unregistrations == ["two"])
-        #expect(harness.replies == [Message(id: "1", component: "one", event: "connect", metadata: nil, jsonData: #"{"n":1}"#)])
+        #expect(
+            harness.replies == [
+                Message(id: "1", component: "one", event: "connect", metadata: nil, jsonData: #"{"n":1}"#)
+            ])
         #expect(harness.lastReply?.dataValue == ["n": 1])
         #expect(harness.calls.count == 3)
         harness.clear()
@@ -33,6 +37,7 @@ struct BridgeHarnessTests {
 
     @Test func aScriptThatIsNoAdapterCallIsKeptAsItWasEvaluated() {
         #expect(BridgeCall(script: "alert(1)") == .other("alert(1)"))
-        #expect(BridgeCall(script: #"window.nativeBridge.register([1])"#) == .other(#"window.nativeBridge.register([1])"#))
+        #expect(
+            BridgeCall(script: #"window.nativeBridge.register([1])"#) == .other(#"window.nativeBridge.register([1])"#))
     }
 }

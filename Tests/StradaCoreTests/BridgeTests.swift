@@ -19,24 +19,30 @@ struct BridgeTests {
         }
     }
 
-    @Test("B3 malformed payloads are rejected with a reason, nothing crashes", arguments: [
-        "not json",
-        "42",
-        #"{"component":"form","event":"connect"}"#,
-        #"{"id":"1","component":"form","event":"connect","data":"x"}"#,
-        #"{"id":"1","component":"form","event":"connect","data":{"a":"\u12"}}"#,
-        String(repeating: "[", count: 10_000),
-    ])
+    @Test(
+        "B3 malformed payloads are rejected with a reason, nothing crashes",
+        arguments: [
+            "not json",
+            "42",
+            #"{"component":"form","event":"connect"}"#,
+            #"{"id":"1","component":"form","event":"connect","data":"x"}"#,
+            #"{"id":"1","component":"form","event":"connect","data":{"a":"\u12"}}"#,
+            String(repeating: "[", count: 10_000),
+        ])
     func rejectsMalformedPayloadsWithoutCrashing(payload: String) {
         bridge.receive(json: payload)
         #expect(rejected.count == 1)
         #expect(webView.evaluatedScripts.isEmpty)
     }
 
-    @Test("B2 register and unregister are evaluated with JSON arguments") func registersAndUnregistersWithJSONArguments() {
+    @Test("B2 register and unregister are evaluated with JSON arguments")
+    func registersAndUnregistersWithJSONArguments() {
         bridge.register(components: ["a", "b\"c"])
         bridge.unregister(component: "a")
-        #expect(webView.evaluatedScripts == [#"window.nativeBridge.register(["a","b\"c"])"#, #"window.nativeBridge.unregister("a")"#])
+        #expect(
+            webView.evaluatedScripts == [
+                #"window.nativeBridge.register(["a","b\"c"])"#, #"window.nativeBridge.unregister("a")"#,
+            ])
     }
 
     @Test func aWellFormedMessageWithNoPageAttachedIsDropped() {
@@ -67,7 +73,8 @@ struct BridgeLimitTests {
 
     @Test func aFloodOfMalformedMessagesLogsAtMostTenLinesASecond() {
         let store = InMemoryLogHandler.Store()
-        let bridge = Bridge(webView: InMemoryWebView(), logger: Logger(label: "test") { _ in InMemoryLogHandler(store: store) })
+        let bridge = Bridge(
+            webView: InMemoryWebView(), logger: Logger(label: "test") { _ in InMemoryLogHandler(store: store) })
         var rejected = 0
         bridge.observer = { if case .rejected = $0 { rejected += 1 } }
         for _ in 0..<10_000 { bridge.receive(json: "not json") }
@@ -79,7 +86,9 @@ struct BridgeLimitTests {
         let bridge = Bridge(webView: InMemoryWebView(), limits: BridgeLimits(json: JSONLimits(maxBytes: 1024)))
         var reasons: [String] = []
         bridge.observer = { if case .rejected(_, let reason) = $0 { reasons.append(reason) } }
-        bridge.receive(json: #"{"id":"1","component":"c","event":"e","data":{"s":""# + String(repeating: "x", count: 2000) + #""}}"#)
+        bridge.receive(
+            json: #"{"id":"1","component":"c","event":"e","data":{"s":""# + String(repeating: "x", count: 2000)
+                + #""}}"#)
         #expect(reasons == ["invalid JSON at byte 0: input is 2054 bytes, limit is 1024"])
     }
 }

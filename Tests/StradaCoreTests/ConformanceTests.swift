@@ -21,13 +21,16 @@ struct ConformanceTests {
     }
 
     func message(_ component: String, id: String = "1") -> Message {
-        Message(id: id, component: component, event: "connect", metadata: .init(url: "https://app.test/"), jsonData: #"{"metadata":{"url":"https://app.test/"}}"#)
+        Message(
+            id: id, component: component, event: "connect", metadata: .init(url: "https://app.test/"),
+            jsonData: #"{"metadata":{"url":"https://app.test/"}}"#)
     }
 
     @Test("C1 class var name identifies the component")
     func nameIdentifiesTheComponent() {
         #expect(LifecycleRecorder.name == "lifecycle")
-        let delegate = BridgeDelegate(location: "https://app.test/", destination: destination, componentTypes: [LifecycleRecorder.self])
+        let delegate = BridgeDelegate(
+            location: "https://app.test/", destination: destination, componentTypes: [LifecycleRecorder.self])
         #expect(delegate.componentNames == ["lifecycle"])
     }
 
@@ -47,7 +50,8 @@ struct ConformanceTests {
 
     @Test("D5 activity follows the lifecycle and web view ownership")
     func activityFollowsLifecycleAndOwnership() {
-        let delegate = BridgeDelegate(location: "https://app.test/", destination: destination, componentTypes: [LifecycleRecorder.self])
+        let delegate = BridgeDelegate(
+            location: "https://app.test/", destination: destination, componentTypes: [LifecycleRecorder.self])
         let bridge = Bridge(webView: webView)
         #expect(!delegate.bridgeDidReceiveMessage(message("lifecycle", id: "1")))  // inactive until loaded or owning
         #expect(delegate.component(named: "lifecycle") == nil)
@@ -67,7 +71,8 @@ struct ConformanceTests {
     @Test("D6 lifecycle calls reach existing components of an active page only")
     func lifecycleIsForwardedToExistingComponentsOfActivePagesOnly() {
         LifecycleRecorder.calls = []
-        let delegate = BridgeDelegate(location: "https://app.test/", destination: destination, componentTypes: [LifecycleRecorder.self])
+        let delegate = BridgeDelegate(
+            location: "https://app.test/", destination: destination, componentTypes: [LifecycleRecorder.self])
         delegate.onViewDidLoad()  // no component yet: nothing to forward to
         #expect(LifecycleRecorder.calls.isEmpty)
         let bridge = Bridge(webView: webView)
@@ -118,8 +123,10 @@ struct LoggingConformanceTests {
         let store = InMemoryLogHandler.Store()
         let logger = Logger(label: "test") { _ in InMemoryLogHandler(store: store) }
         let destination = TestDestination()
-        let delegate = BridgeDelegate(location: "https://app.test/", destination: destination, componentTypes: [], logger: logger)
-        let stale = Message(id: "3", component: "form", event: "connect", metadata: .init(url: "https://app.test/old"), jsonData: "{}")
+        let delegate = BridgeDelegate(
+            location: "https://app.test/", destination: destination, componentTypes: [], logger: logger)
+        let stale = Message(
+            id: "3", component: "form", event: "connect", metadata: .init(url: "https://app.test/old"), jsonData: "{}")
         delegate.onViewDidLoad()
         delegate.bridgeDidReceiveMessage(stale)
         #expect(store.messages.isEmpty)
@@ -127,7 +134,10 @@ struct LoggingConformanceTests {
             Strada.config.debugLoggingEnabled = true
             delegate.bridgeDidReceiveMessage(stale)
         }
-        #expect(store.messages == ["ignored form/connect #3: it was sent from https://app.test/old, the page is https://app.test/"])
+        #expect(
+            store.messages == [
+                "ignored form/connect #3: it was sent from https://app.test/old, the page is https://app.test/"
+            ])
     }
 
     @Test("L1 malformed messages and failed replies are logged through the pluggable logger")
@@ -136,12 +146,14 @@ struct LoggingConformanceTests {
         let logger = Logger(label: "test") { _ in InMemoryLogHandler(store: store) }
         let bridge = Bridge(webView: InMemoryWebView(), logger: logger)
         bridge.receive(json: #"{"id":"1"}"#)
-        let delegate = BridgeDelegate(location: "https://app.test/", destination: TestDestination(), componentTypes: [], logger: logger)
+        let delegate = BridgeDelegate(
+            location: "https://app.test/", destination: TestDestination(), componentTypes: [], logger: logger)
         _ = delegate.reply(with: Message(id: "9", component: "form", event: "connect", metadata: nil, jsonData: "{}"))
-        #expect(store.messages == [
-            #"rejected a malformed message: message 1 has no string "component" — payload: {"id":"1"}"#,
-            "reply form/connect #9 dropped: the page has no web view any more",
-        ])
+        #expect(
+            store.messages == [
+                #"rejected a malformed message: message 1 has no string "component" — payload: {"id":"1"}"#,
+                "reply form/connect #9 dropped: the page has no web view any more",
+            ])
     }
 }
 
@@ -158,6 +170,7 @@ struct EncodingFailureTests {
         #expect(replaced.jsonData == #"{"a":1}"#)
         #expect(replaced.event == "f")
         #expect(store.messages.count == 1)
-        #expect(store.messages.first?.hasPrefix("encoding reply data for c/e failed, keeping the original data") == true)
+        #expect(
+            store.messages.first?.hasPrefix("encoding reply data for c/e failed, keeping the original data") == true)
     }
 }

@@ -51,7 +51,9 @@ struct JSONTests {
     }
 
     @Test func rejectsInputLargerThanTheLimit() {
-        #expect(throws: JSONParseError.self) { try JSON(parsing: "\"" + String(repeating: "x", count: 100) + "\"", limits: JSONLimits(maxBytes: 50)) }
+        #expect(throws: JSONParseError.self) {
+            try JSON(parsing: "\"" + String(repeating: "x", count: 100) + "\"", limits: JSONLimits(maxBytes: 50))
+        }
     }
 
     @Test func decodesSurrogatePairsAndEscapesLineSeparatorsForScript() throws {

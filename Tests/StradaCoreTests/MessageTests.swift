@@ -5,10 +5,13 @@ import Testing
 struct MessageTests {
     static let wire: JSON = [
         "id": "1", "component": "form", "event": "connect",
-        "data": ["submitTitle": "Send", "nested": ["list": [1, ["deep": true]]], "metadata": ["url": "https://app.test/new"]],
+        "data": [
+            "submitTitle": "Send", "nested": ["list": [1, ["deep": true]]], "metadata": ["url": "https://app.test/new"],
+        ],
     ]
 
-    @Test("M1 a message carries id, component, event, metadata and all of data as jsonData") func parsesTheWireObjectKeepingAllOfData() throws {
+    @Test("M1 a message carries id, component, event, metadata and all of data as jsonData")
+    func parsesTheWireObjectKeepingAllOfData() throws {
         let message = try Message(wire: Self.wire)
         #expect(message.id == "1")
         #expect(message.component == "form")
@@ -17,7 +20,9 @@ struct MessageTests {
         #expect(message.dataValue == Self.wire["data"])
     }
 
-    @Test("M6 nested objects and arrays survive to the reply wire") func nestedDataSurvivesTheRoundTripToTheReplyWire() throws {
+    @Test("M6 nested objects and arrays survive to the reply wire") func nestedDataSurvivesTheRoundTripToTheReplyWire()
+        throws
+    {
         let message = try Message(wire: Self.wire)
         #expect(message.wire() == Self.wire)
     }
@@ -28,27 +33,33 @@ struct MessageTests {
         #expect(message.metadata == nil)
     }
 
-    @Test(arguments: [
-        (JSON.string("hello"), "message is not a JSON object"),
-        (["component": "form", "event": "x"], "message has no string \"id\""),
-        (["id": 1, "component": "form", "event": "x"], "message has no string \"id\""),
-        (["id": "1", "event": "x"], "message 1 has no string \"component\""),
-        (["id": "1", "component": "form"], "message 1 has no string \"event\""),
-        (["id": "1", "component": "form", "event": "x", "data": [1]], "message 1 has \"data\" that is not an object"),
-    ] as [(JSON, String)])
+    @Test(
+        arguments: [
+            (JSON.string("hello"), "message is not a JSON object"),
+            (["component": "form", "event": "x"], "message has no string \"id\""),
+            (["id": 1, "component": "form", "event": "x"], "message has no string \"id\""),
+            (["id": "1", "event": "x"], "message 1 has no string \"component\""),
+            (["id": "1", "component": "form"], "message 1 has no string \"event\""),
+            (
+                ["id": "1", "component": "form", "event": "x", "data": [1]],
+                "message 1 has \"data\" that is not an object"
+            ),
+        ] as [(JSON, String)])
     func rejectsMalformedWireObjects(wire: JSON, reason: String) {
         #expect(throws: MalformedMessage(reason: reason)) { try Message(wire: wire) }
     }
 
     @Test("M5 equality compares jsonData by JSON value") func equalityComparesDataByValue() {
         let a = Message(id: "1", component: "c", event: "e", metadata: nil, jsonData: #"{"a":1,"b":{"c":[1,2]}}"#)
-        let b = Message(id: "1", component: "c", event: "e", metadata: nil, jsonData: #"{ "b": {"c": [1, 2]}, "a": 1 }"#)
+        let b = Message(
+            id: "1", component: "c", event: "e", metadata: nil, jsonData: #"{ "b": {"c": [1, 2]}, "a": 1 }"#)
         let c = Message(id: "1", component: "c", event: "e", metadata: nil, jsonData: #"{"a":1,"b":{"c":[2,1]}}"#)
         #expect(a == b)
         #expect(a != c)
     }
 
-    @Test("M2 replacing keeps id, component and metadata; nil keeps the value; no validation") func replacingKeepsIdentityAndChangesOnlyWhatIsGiven() {
+    @Test("M2 replacing keeps id, component and metadata; nil keeps the value; no validation")
+    func replacingKeepsIdentityAndChangesOnlyWhatIsGiven() {
         let original = Message(id: "1", component: "c", event: "e", metadata: .init(url: "u"), jsonData: "{}")
         let replaced = original.replacing(event: "f", jsonData: "not validated")
         #expect(replaced.id == "1" && replaced.component == "c" && replaced.metadata == original.metadata)
@@ -62,7 +73,8 @@ struct MessageTests {
 struct CodecConfigurationTests {
     struct Payload: Codable, Equatable { let submitTitle: String }
 
-    @Test("M3 M4 J1 the configured codec decodes and encodes data (snake_case)") func snakeCaseDecoderTurnsSubmitUnderscoreTitleIntoSubmitTitle() {
+    @Test("M3 M4 J1 the configured codec decodes and encodes data (snake_case)")
+    func snakeCaseDecoderTurnsSubmitUnderscoreTitleIntoSubmitTitle() {
         Strada.withConfig(StradaConfig()) {
             Strada.config.codec = CodecSettings(keys: .snakeCase)
             let message = Message(

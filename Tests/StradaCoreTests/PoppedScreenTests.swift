@@ -25,7 +25,11 @@ struct PoppedScreenTests {
     }
 
     @Test func aReplyAfterTheScreenWasPoppedReturnsFalseWithALogLine() throws {
-        harness.send(json: #"{"id":"1","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/posts/new"}}}"#)
+        harness.send(
+            json:
+                #"{"id":"1","component":"one","event":"connect""#
+                + #","data":{"metadata":{"url":"https://app.test/posts/new"}}}"#
+        )
         let component: RecordingComponent = try #require(harness.component())
         pop()
         #expect(component.destroyed)
@@ -35,7 +39,11 @@ struct PoppedScreenTests {
     }
 
     @Test func anAsyncReplyAfterThePopIsFalseNotAnError() async throws {
-        harness.send(json: #"{"id":"7","component":"one","event":"connect","data":{"metadata":{"url":"https://app.test/posts/new"}}}"#)
+        harness.send(
+            json:
+                #"{"id":"7","component":"one","event":"connect""#
+                + #","data":{"metadata":{"url":"https://app.test/posts/new"}}}"#
+        )
         let component: RecordingComponent = try #require(harness.component())
         pop()
         #expect(try await component.reply(to: "connect") == false)

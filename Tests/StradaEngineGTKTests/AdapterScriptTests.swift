@@ -33,7 +33,8 @@ struct UserAgentTests {
     func announcesComponentsInAValidUserAgentComment() {
         #expect(Strada.userAgentSubstring(forNames: ["form", "menu", "form"]) == "bridge-components: [form menu]")
         #expect(Strada.userAgentSubstring(forNames: []) == "bridge-components: []")
-        #expect(UserAgent.suffix(prefix: "MyApp/2.1", componentNames: ["form"])
-            == "MyApp/2.1 StradaLinux/1.0 (Hotwire Native Linux; Turbo Native Linux; bridge-components: [form])")
+        #expect(
+            UserAgent.suffix(prefix: "MyApp/2.1", componentNames: ["form"])
+                == "MyApp/2.1 StradaLinux/1.0 (Hotwire Native Linux; Turbo Native Linux; bridge-components: [form])")
     }
 }

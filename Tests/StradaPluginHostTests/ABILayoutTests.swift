@@ -102,7 +102,8 @@ struct ABILayoutTests {
         let programs = Self.headers.map { [$0] } + [Self.headers, Self.headers.reversed()]
         for (index, included) in programs.enumerated() {
             let file = (directory as NSString).appendingPathComponent("check\(index).c")
-            let source = included.map { "#include \"\($0)\"\n" }.joined()
+            let source =
+                included.map { "#include \"\($0)\"\n" }.joined()
                 + "#include \"\(included[0])\"\n"  // twice: the include guards hold
                 + "int main(void) { return 0; }\n"
             try source.write(toFile: file, atomically: true, encoding: .utf8)

@@ -58,9 +58,10 @@ struct PluginLoaderTests {
         try "not a plugin".write(toFile: notes, atomically: true, encoding: .utf8)
         let report = loader.load(directories: [directory])
         #expect(report.componentNames == ["echo"])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(notes): not a shared library (no ELF header) — remove it from the plugins directory"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(notes): not a shared library (no ELF header) — remove it from the plugins directory"
+            ])
     }
 
     @Test func aSharedLibraryWithoutTheEntrySymbolIsRefusedWithOneLine() throws {
@@ -68,9 +69,11 @@ struct PluginLoaderTests {
         let path = try library("libplain.so", source: "int plain_function(void) { return 1; }")
         let report = loader.load(directories: [directory])
         #expect(report.componentNames == ["echo"])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): no strada_plugin_entry_v1 symbol, so it is not a Strada plugin — export it with the SDK (StradaPlugin.export / STRADA_PLUGIN_ENTRY_V1_DEFINE), or remove the file"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): no strada_plugin_entry_v1 symbol, so it is not a Strada plugin — export it with "
+                    + "the SDK (StradaPlugin.export / STRADA_PLUGIN_ENTRY_V1_DEFINE), or remove the file"
+            ])
     }
 
     @Test func twoPluginsClaimingOneComponentNameKeepTheFirstByFileName() throws {
@@ -87,39 +90,51 @@ struct PluginLoaderTests {
         let b = try library("libb.so", source: Self.cPlugin)
         let lines = WarningLines()
         _ = PluginLoader(logger: Logger(label: "test") { _ in lines }).load(directories: [directory])
-        #expect(lines.text == [
-            "component \"echo\" is provided by \(a) and \(b); using \(a) — remove one of the two files from the "
-                + "plugins folders, or rename the component in one"
-        ])
+        #expect(
+            lines.text == [
+                "component \"echo\" is provided by \(a) and \(b); using \(a) — remove one of the two files from the "
+                    + "plugins folders, or rename the component in one"
+            ])
     }
 
     @Test func aPluginBuiltForAnotherABIMajorIsRefusedWithWhatToDo() throws {
-        let path = try library("libfuture.so", source: "int strada_plugin_entry_v2(void *h, void *p) { (void)h; (void)p; return 0; }")
+        let path = try library(
+            "libfuture.so", source: "int strada_plugin_entry_v2(void *h, void *p) { (void)h; (void)p; return 0; }")
         let report = loader.load(directories: [directory])
         #expect(report.plugins.isEmpty)
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): built for plugin ABI 2, this host speaks ABI 1 — rebuild it against SDK 1.x, or use a host that speaks ABI 2"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): built for plugin ABI 2, this host speaks ABI 1 — rebuild it against SDK 1.x, or "
+                    + "use a host that speaks ABI 2"
+            ])
     }
 
     @Test func anEntryPointThatFailsIsRefused() throws {
-        let path = try library("librefuses.so", source: """
-            #include "strada_plugin.h"
-            STRADA_PLUGIN_ENTRY_V1_DEFINE { (void)host; (void)out_plugin; return STRADA_ERR_FAILED; }
-            """)
+        let path = try library(
+            "librefuses.so",
+            source: """
+                #include "strada_plugin.h"
+                STRADA_PLUGIN_ENTRY_V1_DEFINE { (void)host; (void)out_plugin; return STRADA_ERR_FAILED; }
+                """)
         let report = loader.load(directories: [directory])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): its entry point refused to load (status -5) — see the plugin's own log line above"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): its entry point refused to load (status -5) — see the plugin's own log line above"
+            ])
     }
 
     @Test func aPluginBuiltForANewerMinorIsRefused() throws {
-        let path = try library("libnewer.so", source: Self.cPlugin.replacingOccurrences(
-            of: "STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR, 1", with: "STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR + 1, 1"))
+        let path = try library(
+            "libnewer.so",
+            source: Self.cPlugin.replacingOccurrences(
+                of: "STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR, 1",
+                with: "STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR + 1, 1"))
         let report = loader.load(directories: [directory])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): built for ABI 1.1, this host speaks 1.0 — update the host, or rebuild the plugin against SDK 1.0"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): built for ABI 1.1, this host speaks 1.0 — update the host, or rebuild the plugin "
+                    + "against SDK 1.0"
+            ])
     }
 
     /// The "Names" rules of strada_plugin.h: component names go into the user agent and prefix control ids.
@@ -131,13 +146,16 @@ struct PluginLoaderTests {
     ])
     func aComponentNameBreakingTheRulesIsRefused(names: String, problem: String) throws {
         let count = names.hasSuffix(", 0}") ? "2" : "1"
-        let path = try library("libnames.so", source: Self.cPlugin
-            .replacingOccurrences(of: #"names[] = {"echo"}"#, with: "names[] = \(names)")
-            .replacingOccurrences(of: "STRADA_PLUGIN_ABI_MINOR, 1,", with: "STRADA_PLUGIN_ABI_MINOR, \(count),"))
+        let path = try library(
+            "libnames.so",
+            source: Self.cPlugin
+                .replacingOccurrences(of: #"names[] = {"echo"}"#, with: "names[] = \(names)")
+                .replacingOccurrences(of: "STRADA_PLUGIN_ABI_MINOR, 1,", with: "STRADA_PLUGIN_ABI_MINOR, \(count),"))
         let report = loader.load(directories: [directory])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): invalid plugin description: \(problem) — rebuild it against SDK 1.x"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): invalid plugin description: \(problem) — rebuild it against SDK 1.x"
+            ])
     }
 
     @Test(arguments: [
@@ -150,15 +168,18 @@ struct PluginLoaderTests {
         let path = try library(
             "libid.so", source: Self.cPlugin.replacingOccurrences(of: #""dev.test.echo", "0.1.0""#, with: declared))
         let report = loader.load(directories: [directory])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): invalid plugin description: \(problem) — rebuild it against SDK 1.x"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): invalid plugin description: \(problem) — rebuild it against SDK 1.x"
+            ])
     }
 
     @Test func aMissingVersionIsShownAsZeroAndReverseDNSIdsWithDashesLoad() throws {
-        try library("libid.so", source: Self.cPlugin
-            .replacingOccurrences(of: #""dev.test.echo", "0.1.0""#, with: #""dev.test.echo-c_2", 0"#)
-            .replacingOccurrences(of: #"names[] = {"echo"}"#, with: #"names[] = {"overflow-menu_2"}"#))
+        try library(
+            "libid.so",
+            source: Self.cPlugin
+                .replacingOccurrences(of: #""dev.test.echo", "0.1.0""#, with: #""dev.test.echo-c_2", 0"#)
+                .replacingOccurrences(of: #"names[] = {"echo"}"#, with: #"names[] = {"overflow-menu_2"}"#))
         let report = loader.load(directories: [directory])
         #expect(report.errors.isEmpty)
         #expect(report.plugins.first?.version == "0.0.0")
@@ -171,9 +192,11 @@ struct PluginLoaderTests {
         chmod(path, 0o666)
         let report = loader.load(directories: [directory])
         #expect(report.plugins.isEmpty)
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): refused: the file is writable by other users (mode 666) — run `chmod go-w \(path)` if you trust it"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): refused: the file is writable by other users (mode 666) — run `chmod go-w \(path)` "
+                    + "if you trust it"
+            ])
     }
 
     @Test func aPluginInAFolderWritableByOtherUsersIsRefused() throws {
@@ -181,25 +204,33 @@ struct PluginLoaderTests {
         chmod(directory, 0o777)
         defer { chmod(directory, 0o755) }
         let report = loader.load(directories: [directory])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): refused: its folder \(directory) is writable by other users (mode 777) — run `chmod go-w \(directory)` if you trust it"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): refused: its folder \(directory) is writable by other users (mode 777) — run "
+                    + "`chmod go-w \(directory)` if you trust it"
+            ])
     }
 
     @Test func aChecksumMismatchWithTheManifestIsRefusedBeforeLoading() throws {
         let path = try library("libecho.so", source: Self.cPlugin)
         let wrong = String(repeating: "ab", count: 32)
-        try #"{"sha256":"\#(wrong)"}"#.write(toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
+        try #"{"sha256":"\#(wrong)"}"#.write(
+            toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
         let actual = try PluginManifest.sha256(ofFile: path)
         let report = loader.load(directories: [directory])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): checksum mismatch: the manifest says sha256 abababababab…, the file is \(actual.prefix(12))… — the file changed after it was installed; reinstall it with `strada-host plugin install`"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): checksum mismatch: the manifest says sha256 abababababab…, the file is "
+                    + "\(actual.prefix(12))… — the file changed after it was installed; reinstall it with "
+                    + "`strada-host plugin install`"
+            ])
     }
 
     @Test func aMatchingManifestLoadsAndIsKept() throws {
         let path = try library("libecho.so", source: Self.cPlugin)
-        let manifest = PluginManifest(id: "dev.test.echo", version: "0.1.0", components: ["echo"], abi: "1.0", sha256: try PluginManifest.sha256(ofFile: path))
+        let manifest = PluginManifest(
+            id: "dev.test.echo", version: "0.1.0", components: ["echo"], abi: "1.0",
+            sha256: try PluginManifest.sha256(ofFile: path))
         try manifest.json.write(toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
         let report = loader.load(directories: [directory])
         #expect(report.errors.isEmpty)
@@ -211,9 +242,11 @@ struct PluginLoaderTests {
         let path = try library("libecho.so", source: Self.cPlugin)
         try #"{"abi":"2.0"}"#.write(toFile: PluginManifest.path(forPlugin: path), atomically: true, encoding: .utf8)
         let report = loader.load(directories: [directory])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): built for plugin ABI 2, this host speaks ABI 1 — rebuild it against SDK 1.x, or use a host that speaks ABI 2"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): built for plugin ABI 2, this host speaks ABI 1 — rebuild it against SDK 1.x, or "
+                    + "use a host that speaks ABI 2"
+            ])
     }
 
     @Test func anInvalidManifestIsRefusedNamingTheField() throws {
@@ -221,15 +254,21 @@ struct PluginLoaderTests {
         let manifestPath = PluginManifest.path(forPlugin: path)
         try #"{"components":"echo"}"#.write(toFile: manifestPath, atomically: true, encoding: .utf8)
         let report = loader.load(directories: [directory])
-        #expect(report.errors.map(\.description) == [
-            "plugin \(path): its manifest \(manifestPath) is invalid: manifest field \"components\" must be an array of strings — fix or delete the manifest"
-        ])
+        #expect(
+            report.errors.map(\.description) == [
+                "plugin \(path): its manifest \(manifestPath) is invalid: manifest field \"components\" must be an "
+                    + "array of strings — fix or delete the manifest"
+            ])
     }
 
     @Test func aMissingDirectoryIsReportedNotFatal() {
         let report = loader.load(directories: ["/nonexistent/plugins"])
         #expect(report.plugins.isEmpty)
-        #expect(report.errors.first?.description == "plugin /nonexistent/plugins: cannot read the plugins directory — create it or pass another --plugins")
+        #expect(
+            report.errors.first?.description
+                == "plugin /nonexistent/plugins: cannot read the plugins directory — create it or pass another "
+                + "--plugins"
+        )
     }
 }
 
@@ -237,7 +276,10 @@ struct SHA256Tests {
     @Test(arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
         ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
     ])
     func digestsMatchTheFIPSVectors(input: String, digest: String) {
         #expect(SHA256.hex(Array(input.utf8)) == digest)

@@ -12,17 +12,27 @@ struct PluginTemplateTests {
     @Test func theCTemplateBuildsWithMakeAndPassesItsOwnTest() async throws {
         let project = try generate(name: "share-sheet", language: .c)
         try await ProcessRunner.check("make", ["-C", project])
-        #expect(FileManager.default.fileExists(atPath: (project as NSString).appendingPathComponent("libshare_sheet.so")))
+        #expect(
+            FileManager.default.fileExists(atPath: (project as NSString).appendingPathComponent("libshare_sheet.so")))
         let output = try await ProcessRunner.check("make", ["-C", project, "test"])
-        #expect(output.contains(#"ok: share-sheet replied {"id":"1","component":"share-sheet","event":"connect","data":{"greeting":"Hello, Ada \"Countess\"!"}}"#))
+        #expect(
+            output.contains(
+                #"ok: share-sheet replied "#
+                    + #"{"id":"1","component":"share-sheet","event":"connect","data":{"greeting":"Hello, Ada "#
+                    + #"\"Countess\"!"}}"#
+            ))
     }
 
     @Test func theSwiftTemplateBuildsADynamicLibraryAndPassesItsOwnTest() async throws {
         let project = try generate(name: "share-sheet", language: .swift)
         let scratch = (project as NSString).appendingPathComponent(".scratch")
-        try await ProcessRunner.check("swift", ["build", "--package-path", project, "--scratch-path", scratch], timeout: 900)
-        #expect(FileManager.default.fileExists(atPath: (scratch as NSString).appendingPathComponent("debug/libShareSheetPlugin.so")))
-        let output = try await ProcessRunner.check("swift", ["test", "--package-path", project, "--scratch-path", scratch], timeout: 900)
+        try await ProcessRunner.check(
+            "swift", ["build", "--package-path", project, "--scratch-path", scratch], timeout: 900)
+        #expect(
+            FileManager.default.fileExists(
+                atPath: (scratch as NSString).appendingPathComponent("debug/libShareSheetPlugin.so")))
+        let output = try await ProcessRunner.check(
+            "swift", ["test", "--package-path", project, "--scratch-path", scratch], timeout: 900)
         #expect(output.contains("repliesToConnectWithAGreeting"))
         #expect(output.contains("repliesToConnectWithAGreeting() passed"))
     }
@@ -45,7 +55,8 @@ struct PluginTemplateTests {
         let project = try TemporaryDirectory.make("template-\(language.rawValue)")
         for file in PluginTemplates.files(name: name, language: language, sdkPath: Self.sdkPath) {
             let path = (project as NSString).appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try file.contents.write(toFile: path, atomically: true, encoding: .utf8)
         }
         return project

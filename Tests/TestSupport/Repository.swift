@@ -16,7 +16,8 @@ public enum Repository {
 public enum BuiltProducts {
     /// The build folder holding `strada-host` and the plugin libraries.
     public static var directory: URL {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? CommandLine.arguments[0]
         var url = URL(fileURLWithPath: executable).deletingLastPathComponent()
         let host = "strada-host"

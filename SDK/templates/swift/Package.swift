@@ -8,10 +8,10 @@ let package = Package(
     name: "HelloWorldPlugin",
     products: [
         // A dynamic library: strada-host loads it with dlopen from a plugins directory.
-        .library(name: "HelloWorldPlugin", type: .dynamic, targets: ["HelloWorldPlugin"]),
+        .library(name: "HelloWorldPlugin", type: .dynamic, targets: ["HelloWorldPlugin"])
     ],
     dependencies: [
-        .package(name: "StradaLinux", path: "../../.."),
+        .package(name: "StradaLinux", path: "../../..")
     ],
     targets: [
         .target(

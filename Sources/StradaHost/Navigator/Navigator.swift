@@ -214,7 +214,8 @@ final class Navigator {
             window.load(url: location)
         case "pageInvalidated":
             guard let location = string("location") else { return }
-            logger.info("Turbo cannot render \(location) in place (\(string("reason") ?? "page invalidated")); loading it")
+            logger.info(
+                "Turbo cannot render \(location) in place (\(string("reason") ?? "page invalidated")); loading it")
             adoptNextCommit = true
             window.load(url: location)
         default:
@@ -311,7 +312,8 @@ final class Navigator {
         screen.hasTurbo = true
         screen.document = top.document
         if action == "replace" { replaceTop(with: screen, action: action) } else { push(screen, action: action) }
-        window.evaluate("window.__stradaTurbo.visit(\(JSON.string(url).serialized()), \(JSON.string(action).serialized()))")
+        window.evaluate(
+            "window.__stradaTurbo.visit(\(JSON.string(url).serialized()), \(JSON.string(action).serialized()))")
     }
 
     /// Loads `url` as the root of a new stack (every screen goes), as typing an address would.

@@ -66,7 +66,8 @@ public final class IsolatedPlugin {
     public var registrations: [ComponentRegistration] {
         componentNames.map { name in
             ComponentRegistration(name: name) { [weak self, id] destination, delegate in
-                let component = IsolatedComponent(name: name, pluginID: id, destination: destination, delegate: delegate)
+                let component = IsolatedComponent(
+                    name: name, pluginID: id, destination: destination, delegate: delegate)
                 self?.attach(component)
                 return component
             }
@@ -80,7 +81,8 @@ public final class IsolatedPlugin {
         process.executableURL = URL(fileURLWithPath: launcher.executable)
         process.arguments = launcher.workerArguments(loadPath, memoryLimitMB)
         var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash is reported by the host at once, not after symbolication
+        // A crash is reported by the host at once, not after symbolication.
+        environment["SWIFT_BACKTRACE"] = "enable=no"
         // The worker's plugins see the host's codec settings, as in-process plugins do.
         environment[PluginWorker.codecEnvironmentKey] = Strada.config.codec.json
         process.environment = environment
@@ -88,7 +90,9 @@ public final class IsolatedPlugin {
         process.standardInput = toWorker
         process.standardOutput = fromWorker
         do { try process.run() } catch {
-            throw PluginLoadError(path: path, reason: "could not start its worker process (\(error))", remedy: "check the host installation")
+            throw PluginLoadError(
+                path: path, reason: "could not start its worker process (\(error))",
+                remedy: "check the host installation")
         }
         // The first line is the worker's hello (or its error).
         let reader = fromWorker.fileHandleForReading
@@ -115,7 +119,8 @@ public final class IsolatedPlugin {
                 let killed = Date().addingTimeInterval(2)
                 while process.isRunning && Date() < killed { usleep(2_000) }
             }
-            let reason = hung
+            let reason =
+                hung
                 ? "hung while loading (no hello from its worker in 10 s)"
                 : process.terminationReason == .uncaughtSignal
                     ? "crashed while loading (signal \(process.terminationStatus))"
@@ -195,8 +200,10 @@ public final class IsolatedPlugin {
         while process.isRunning && Date() < deadline { usleep(2_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL); usleep(50_000) }
         self.process = nil
-        let reason = process.terminationReason == .uncaughtSignal
-            ? "crashed (signal \(process.terminationStatus)\(process.terminationStatus == SIGKILL ? ": killed after it stopped answering, or out of memory" : ""))"
+        let killed = process.terminationStatus == SIGKILL ? ": killed after it stopped answering, or out of memory" : ""
+        let reason =
+            process.terminationReason == .uncaughtSignal
+            ? "crashed (signal \(process.terminationStatus)\(killed))"
             : "exited with status \(process.terminationStatus)"
         logger.error("plugin \(id) (\(path)) \(reason); the host keeps running")
         onEvent?(.crashed(path: path, id: id, reason: reason))

@@ -30,8 +30,9 @@ public final class PluginWorker {
                 WorkerOutput.write(.error(message: error.description, reason: error.reason))
                 exit(1)
             case .success(let plugin):
-                WorkerOutput.write(.hello(
-                    id: plugin.id, version: plugin.version, abi: plugin.abi, components: plugin.componentNames))
+                WorkerOutput.write(
+                    .hello(
+                        id: plugin.id, version: plugin.version, abi: plugin.abi, components: plugin.componentNames))
                 let worker = PluginWorker(descriptor: plugin.descriptor)
                 worker.start()
                 keepAlive = worker

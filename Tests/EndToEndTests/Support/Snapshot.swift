@@ -10,9 +10,14 @@ enum CLISnapshot {
     }
 
     /// Runs `arguments`, replaces each `replacements` key with its placeholder, and checks the snapshot `name`.
-    static func check(_ name: String, _ arguments: [String], replacing replacements: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    static func check(
+        _ name: String, _ arguments: [String], replacing replacements: [String: String] = [:],
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
         let output = try run(arguments)
-        var text = "$ strada-host \(arguments.joined(separator: " "))\nexit: \(output.status)\n--- stdout\n\(output.stdout)--- stderr\n\(output.stderr)"
+        var text =
+            "$ strada-host \(arguments.joined(separator: " "))\nexit: \(output.status)\n--- "
+            + "stdout\n\(output.stdout)--- stderr\n\(output.stderr)"
         for (value, placeholder) in replacements.sorted(by: { $0.key.count > $1.key.count }) {
             text = text.replacingOccurrences(of: value, with: placeholder)
         }
@@ -22,9 +27,14 @@ enum CLISnapshot {
             return
         }
         let expected = try? String(contentsOfFile: path, encoding: .utf8)
-        #expect(expected != nil, "no snapshot \(name).txt yet: run with SNAPSHOT_RECORD=1 to record it", sourceLocation: sourceLocation)
+        #expect(
+            expected != nil, "no snapshot \(name).txt yet: run with SNAPSHOT_RECORD=1 to record it",
+            sourceLocation: sourceLocation)
         if let expected {
-            #expect(text == expected, "output differs from Snapshots/\(name).txt (re-record with SNAPSHOT_RECORD=1 if the change is intended)", sourceLocation: sourceLocation)
+            #expect(
+                text == expected,
+                "output differs from Snapshots/\(name).txt (re-record with SNAPSHOT_RECORD=1 if intended)",
+                sourceLocation: sourceLocation)
         }
     }
 }

@@ -20,7 +20,8 @@ struct HelloWorldComponentTests {
             if case .sent(let message) = traffic { replies.append(message) }
         }
 
-        let connect = #"{"id":"1","component":"hello-world","event":"connect","#
+        let connect =
+            #"{"id":"1","component":"hello-world","event":"connect","#
             + #""data":{"name":"Ada","metadata":{"url":"https://app.test/"}}}"#
         bridge.receive(json: connect)
 
