@@ -35,10 +35,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     MainActor.assumeIsolated {
         if harness == nil { harness = Harness() }
         harness!.bridge.receive(json: text)
-        // Every reply the bridge produced must be valid JSON inside replyWith(...).
+        // Every reply the bridge produced must be replyWith(JSON.parse("<a JSON string holding a JSON object>")).
+        let prefix = "window.nativeBridge.replyWith(JSON.parse("
         for script in harness!.webView.evaluatedScripts where script.hasPrefix("window.nativeBridge.replyWith(") {
-            let argument = String(script.dropFirst("window.nativeBridge.replyWith(".count).dropLast())
-            guard (try? JSON(parsing: argument)) != nil else { fatalError("invalid reply script: \(script)") }
+            guard script.hasPrefix(prefix), script.hasSuffix("))"),
+                let text = (try? JSON(parsing: String(script.dropFirst(prefix.count).dropLast(2))))?.stringValue,
+                case .object? = try? JSON(parsing: text)
+            else { fatalError("invalid reply script: \(script)") }
         }
         harness!.webView.clear()
     }
