@@ -1,9 +1,9 @@
 import CWebKitGTK
-public import Logging
-public import StradaCore
+package import Logging
+package import StradaCore
 
 /// What happens to the page, reported to the host (the navigator, the automation channel, tests).
-public enum PageEvent: Sendable {
+package enum PageEvent: Sendable {
     /// A new document was committed (a full load, a reload, or a back/forward load). `bridged` is false for
     /// a page whose origin is not allowed (it has no bridge at all).
     case committed(url: String, bridged: Bool)
@@ -27,7 +27,7 @@ public enum PageEvent: Sendable {
 
 /// One entry of the web view's history (a full load or a pushState), compared by identity.
 @MainActor
-public final class HistoryItem: Equatable {
+package final class HistoryItem: Equatable {
     nonisolated(unsafe) fileprivate let item: OpaquePointer  // an immutable address, compared only
 
     fileprivate init(_ item: OpaquePointer) {
@@ -38,9 +38,9 @@ public final class HistoryItem: Equatable {
     deinit { g_object_unref(UnsafeMutableRawPointer(item)) }
 
     /// The entry's URL.
-    public var url: String { webkit_back_forward_list_item_get_uri(item).map { String(cString: $0) } ?? "" }
+    package var url: String { webkit_back_forward_list_item_get_uri(item).map { String(cString: $0) } ?? "" }
 
-    nonisolated public static func == (lhs: HistoryItem, rhs: HistoryItem) -> Bool { lhs.item == rhs.item }
+    nonisolated package static func == (lhs: HistoryItem, rhs: HistoryItem) -> Bool { lhs.item == rhs.item }
 }
 
 /// The host window: a `GtkWindow` with an `AdwHeaderBar` (a Back button at its start, the shown screen's
@@ -48,11 +48,11 @@ public final class HistoryItem: Equatable {
 /// navigator's business (StradaHost); the window reports what the page does and carries out what the
 /// navigator asks: load, go back, call into the page's Turbo adapter, show a screen's controls.
 @MainActor
-public final class BrowserWindow {
-    public let controls: WindowControls
-    public let bridge: Bridge
+package final class BrowserWindow {
+    package let controls: WindowControls
+    package let bridge: Bridge
     /// Sees page events.
-    public var onPageEvent: (@MainActor (PageEvent) -> Void)?
+    package var onPageEvent: (@MainActor (PageEvent) -> Void)?
 
     private let window: UnsafeMutablePointer<GtkWidget>
     private let webView: WebView
@@ -64,7 +64,7 @@ public final class BrowserWindow {
 
     /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
     /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
-    public init(
+    package init(
         title: String, componentNames: [String], originPolicy: OriginPolicy, userAgentPrefix: String? = nil,
         logger: Logger
     ) {
@@ -134,25 +134,25 @@ public final class BrowserWindow {
     }
 
     /// Controls for a new screen (shown once the navigator shows the screen).
-    public func makeScreenControls() -> ScreenControls {
+    package func makeScreenControls() -> ScreenControls {
         ScreenControls(window: controls)
     }
 
     /// Shows or hides the header bar's Back button (the navigator shows it when there is a screen to go back to).
-    public func setBackButtonVisible(_ visible: Bool) {
+    package func setBackButtonVisible(_ visible: Bool) {
         gtk_widget_set_visible(backButton, visible ? 1 : 0)
     }
 
     // MARK: History
 
     /// The history entry shown now.
-    public var currentHistoryItem: HistoryItem? {
+    package var currentHistoryItem: HistoryItem? {
         let list = webkit_web_view_get_back_forward_list(webView.view)
         return webkit_back_forward_list_get_current_item(list).map(HistoryItem.init)
     }
 
     /// Whether `item` is still in the web view's history (a replace drops the entry it replaced).
-    public func historyContains(_ item: HistoryItem) -> Bool {
+    package func historyContains(_ item: HistoryItem) -> Bool {
         let list = webkit_web_view_get_back_forward_list(webView.view)
         if webkit_back_forward_list_get_current_item(list) == item.item { return true }
         for entries in [webkit_back_forward_list_get_back_list(list), webkit_back_forward_list_get_forward_list(list)] {
@@ -169,7 +169,7 @@ public final class BrowserWindow {
     }
 
     /// Goes to `item` in the web view's history (Back to a given screen), or one step back when `nil`.
-    public func goBack(to item: HistoryItem?) {
+    package func goBack(to item: HistoryItem?) {
         if let item {
             webkit_web_view_go_to_back_forward_list_item(webView.view, item.item)
         } else {
@@ -178,10 +178,10 @@ public final class BrowserWindow {
     }
 
     /// Opens `url` in the user's browser (reported, not launched, under automation).
-    public func openInBrowser(_ url: String) { controls.openInBrowser(url) }
+    package func openInBrowser(_ url: String) { controls.openInBrowser(url) }
 
     /// Evaluates `javaScript` in the page (the navigator's calls into the Turbo adapter); failures are logged.
-    public func evaluate(_ javaScript: String) {
+    package func evaluate(_ javaScript: String) {
         webView.evaluate(javaScript: javaScript) { [logger] error in
             if let error { logger.warning("evaluating a navigator call failed: \(error)") }
         }
@@ -189,7 +189,7 @@ public final class BrowserWindow {
 
     /// Benchmarks only: installs the bare engine echo channel and records arrival times on both channels;
     /// `report` gets the round-trip statistics when the page posts `{"benchmark":"done"}` to the echo channel.
-    public func installEchoBenchmark(report: @escaping @MainActor (JSON) -> Void) {
+    package func installEchoBenchmark(report: @escaping @MainActor (JSON) -> Void) {
         let benchmark = EchoBenchmark(report: report)
         webView.installEchoChannel { channel, time, text in benchmark.record(channel: channel, time: time, text: text) }
     }
@@ -198,7 +198,7 @@ public final class BrowserWindow {
     /// updated and the page reloaded (web components not announced at load time would never load
     /// otherwise). Returns `true` when the page was reloaded.
     @discardableResult
-    public func setComponentNames(_ names: [String]) -> Bool {
+    package func setComponentNames(_ names: [String]) -> Bool {
         let before = componentNames
         componentNames = names
         guard Set(before) != Set(names) else { return false }
@@ -208,13 +208,13 @@ public final class BrowserWindow {
     }
 
     /// The user agent the engine sends now.
-    public var userAgent: String { webView.userAgent }
+    package var userAgent: String { webView.userAgent }
 
     /// The URL shown now.
-    public var currentURL: String? { webView.currentURL }
+    package var currentURL: String? { webView.currentURL }
 
     /// Renders the whole window (header bar and page) to a PNG file with GTK's own renderer.
-    public func saveScreenshot(to path: String) -> Bool {
+    package func saveScreenshot(to path: String) -> Bool {
         let width = gtk_widget_get_width(window), height = gtk_widget_get_height(window)
         guard width > 0, height > 0, let native = gtk_widget_get_native(window),
             let renderer = gtk_native_get_renderer(native)
@@ -233,7 +233,7 @@ public final class BrowserWindow {
     }
 
     /// The raw GTK objects (for the "dev.strada.gtk-handles/1" plugin extension): window, header bar, web view.
-    public var gtkHandles:
+    package var gtkHandles:
         (window: UnsafeMutableRawPointer, headerBar: UnsafeMutableRawPointer, webView: UnsafeMutableRawPointer)
     {
         (
@@ -242,9 +242,9 @@ public final class BrowserWindow {
         )
     }
 
-    public func present() { gtk_window_present(strada_gtk_window(window)) }
-    public func load(url: String) { webView.load(url: url) }
-    public func reload() { webView.reload() }
+    package func present() { gtk_window_present(strada_gtk_window(window)) }
+    package func load(url: String) { webView.load(url: url) }
+    package func reload() { webView.reload() }
 
     private func loadChanged(_ event: WebKitLoadEvent) {
         switch event {

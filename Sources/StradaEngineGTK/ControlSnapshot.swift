@@ -1,13 +1,13 @@
-public import StradaCore
+package import StradaCore
 
 /// A native control as the automation channel sees it: id, kind and kind-specific properties.
-public struct ControlSnapshot: Sendable, Equatable {
-    public let id: String
+package struct ControlSnapshot: Sendable, Equatable {
+    package let id: String
     /// "button", "menu", "dialog" or "search".
-    public let kind: String
-    public let properties: JSONObject
+    package let kind: String
+    package let properties: JSONObject
 
-    public var json: JSON {
+    package var json: JSON {
         var fields = properties
         fields["id"] = .string(id)
         fields["kind"] = .string(kind)
@@ -16,7 +16,7 @@ public struct ControlSnapshot: Sendable, Equatable {
 }
 
 /// A change to the native controls, reported to the automation channel.
-public enum ControlChange: Sendable {
+package enum ControlChange: Sendable {
     case added(ControlSnapshot)
     case changed(ControlSnapshot)
     case removed(id: String)
@@ -28,13 +28,13 @@ public enum ControlChange: Sendable {
 }
 
 /// Why an automation action on a control failed.
-public enum ControlActionError: Error, CustomStringConvertible, Sendable {
+package enum ControlActionError: Error, CustomStringConvertible, Sendable {
     case noSuchControl(String)
     case disabled(String)
     case wrongKind(String, expected: String, actual: String)
     case noSuchItem(String, Int)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .noSuchControl(let id): "no native control with id \"\(id)\""
         case .disabled(let id): "native control \"\(id)\" is disabled"

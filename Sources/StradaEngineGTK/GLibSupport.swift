@@ -96,12 +96,12 @@ func onEnumSignal(_ instance: UnsafeMutableRawPointer, _ signal: String, _ body:
 /// The GLib main loop on the process main thread, with `DispatchQueue.main`, `@MainActor` and `Task {}`
 /// drained from it (libdispatch's main-queue eventfd watched as a GLib fd source).
 @MainActor
-public final class MainLoop {
+package final class MainLoop {
     private let loop: OpaquePointer
     /// The code `run()` returns, set by `quit(exitCode:)`.
-    public private(set) var exitCode: Int32 = 0
+    package private(set) var exitCode: Int32 = 0
 
-    public init() {
+    package init() {
         loop = g_main_loop_new(nil, 0)
         let fd = _dispatch_get_main_queue_handle_4CF()
         let drain: GUnixFDSourceFunc = { fd, _, _ in
@@ -114,12 +114,12 @@ public final class MainLoop {
     }
 
     /// Runs until `quit(exitCode:)`; returns the exit code.
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         g_main_loop_run(loop)
         return exitCode
     }
 
-    public func quit(exitCode: Int32 = 0) {
+    package func quit(exitCode: Int32 = 0) {
         self.exitCode = exitCode
         g_main_loop_quit(loop)
     }
@@ -163,11 +163,11 @@ final class LineReader {
 }
 
 /// The display the host's windows open on.
-public enum Display {
+package enum Display {
     /// Chooses GTK's cairo renderer unless `GSK_RENDERER` is set (no GL context per window: under Xvfb's
     /// software GL it starts faster and uses less memory), then opens the display. `false` when there is none.
     @MainActor
-    public static func open() -> Bool {
+    package static func open() -> Bool {
         setenv("GSK_RENDERER", "cairo", 0)
         return gtk_init_check() != 0
     }

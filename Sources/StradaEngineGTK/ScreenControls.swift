@@ -1,4 +1,4 @@
-public import StradaCore
+package import StradaCore
 
 /// The native controls of one screen. It keeps what the screen's components asked for — header-bar
 /// buttons, the search bar, the window title, the colour scheme — and shows it in the window only while
@@ -6,7 +6,7 @@ public import StradaCore
 /// its open menus and dialogs are closed silently; a control of a hidden screen can never be pressed,
 /// because it is not in the window and its handlers check the screen is shown.
 @MainActor
-public final class ScreenControls: NativeControls {
+package final class ScreenControls: NativeControls {
     private struct Button {
         var button: HeaderButton
         var onActivate: @MainActor () -> Void
@@ -19,14 +19,14 @@ public final class ScreenControls: NativeControls {
     private var scheme: ColorScheme?
     private var transientIDs: Set<String> = []  // open menus and dialogs
     /// Whether the screen is the one shown: only then do its controls reach the window.
-    public private(set) var isShown = false
+    package private(set) var isShown = false
 
     init(window: WindowControls) {
         self.window = window
     }
 
     /// The screen is now on top: its controls appear as they were.
-    public func show() {
+    package func show() {
         guard !isShown else { return }
         isShown = true
         for (_, entry) in buttons { place(entry.button) }
@@ -36,7 +36,7 @@ public final class ScreenControls: NativeControls {
     }
 
     /// The screen is covered or leaving: its controls leave the window, and are kept.
-    public func hide() {
+    package func hide() {
         guard isShown else { return }
         isShown = false
         for (id, _) in buttons { window.removeButton(id: id) }
@@ -47,7 +47,7 @@ public final class ScreenControls: NativeControls {
     }
 
     /// The screen is gone: everything it showed goes, without telling its components.
-    public func removeAll() {
+    package func removeAll() {
         hide()
         buttons.removeAll()
         search = nil
@@ -80,7 +80,7 @@ public final class ScreenControls: NativeControls {
 
     // MARK: NativeControls
 
-    public func setButton(_ button: HeaderButton, onActivate: @escaping @MainActor () -> Void) {
+    package func setButton(_ button: HeaderButton, onActivate: @escaping @MainActor () -> Void) {
         if let index = buttons.firstIndex(where: { $0.id == button.id }) {
             buttons[index].entry = Button(button: button, onActivate: onActivate)
         } else {
@@ -89,12 +89,12 @@ public final class ScreenControls: NativeControls {
         if isShown { place(button) }
     }
 
-    public func removeButton(id: String) {
+    package func removeButton(id: String) {
         buttons.removeAll { $0.id == id }
         if isShown { window.removeButton(id: id) }
     }
 
-    public func presentMenu(_ menu: ControlMenu, onChoice: @escaping @MainActor (Int?) -> Void) {
+    package func presentMenu(_ menu: ControlMenu, onChoice: @escaping @MainActor (Int?) -> Void) {
         guard isShown else { return onChoice(nil) }
         transientIDs.insert(menu.id)
         window.presentMenu(menu) { [weak self] choice in
@@ -103,7 +103,7 @@ public final class ScreenControls: NativeControls {
         }
     }
 
-    public func presentAlert(_ alert: ControlAlert, onAnswer: @escaping @MainActor (Bool) -> Void) {
+    package func presentAlert(_ alert: ControlAlert, onAnswer: @escaping @MainActor (Bool) -> Void) {
         guard isShown else { return onAnswer(false) }
         transientIDs.insert(alert.id)
         window.presentAlert(alert) { [weak self] answer in
@@ -112,46 +112,46 @@ public final class ScreenControls: NativeControls {
         }
     }
 
-    public func showToast(_ message: String) {
+    package func showToast(_ message: String) {
         if isShown { window.showToast(message) }
     }
 
-    public func setWindowTitle(_ title: String?, subtitle: String?) {
+    package func setWindowTitle(_ title: String?, subtitle: String?) {
         self.title = (title, subtitle)
         if isShown { window.setWindowTitle(title, subtitle: subtitle) }
     }
 
-    public func setSearch(_ search: ControlSearch, onChange: @escaping @MainActor (String) -> Void) {
+    package func setSearch(_ search: ControlSearch, onChange: @escaping @MainActor (String) -> Void) {
         self.search = (search, onChange)
         if isShown { place(search) }
     }
 
-    public func removeSearch(id: String) {
+    package func removeSearch(id: String) {
         guard search?.search.id == id else { return }
         search = nil
         if isShown { window.removeSearch(id: id) }
     }
 
-    public func copyToClipboard(_ text: String) {
+    package func copyToClipboard(_ text: String) {
         if isShown { window.copyToClipboard(text) }
     }
 
-    public func setColorScheme(_ scheme: ColorScheme) {
+    package func setColorScheme(_ scheme: ColorScheme) {
         self.scheme = scheme
         if isShown { window.setColorScheme(scheme) }
     }
 
-    public func openInBrowser(_ url: String) {
+    package func openInBrowser(_ url: String) {
         if isShown { window.openInBrowser(url) }
     }
 
-    public func dismissSilently(id: String) {
+    package func dismissSilently(id: String) {
         guard transientIDs.remove(id) != nil else { return }
         window.closeMenu(id: id, notify: false)
         window.closeAlert(id: id, answer: nil)
     }
 
-    public func removeAll(withPrefix prefix: String) {
+    package func removeAll(withPrefix prefix: String) {
         for (id, _) in buttons where id.hasPrefix(prefix) { removeButton(id: id) }
         if let id = search?.search.id, id.hasPrefix(prefix) { removeSearch(id: id) }
         for id in transientIDs.sorted() where id.hasPrefix(prefix) { dismissSilently(id: id) }

@@ -3,8 +3,8 @@ import Foundation
 import StradaCore
 
 /// An error WebKit reported while evaluating script.
-public struct ScriptError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct ScriptError: Error, CustomStringConvertible, Sendable {
+    package let description: String
 }
 
 private final class EvaluationBox: @unchecked Sendable {  // created and consumed on the main thread

@@ -3,7 +3,7 @@ import CWebKitGTK
 /// Automation: the controls as the automation channel sees them, and acting on them as a user would.
 extension WindowControls {
     /// Every control shown now, sorted by id.
-    public var snapshots: [ControlSnapshot] {
+    package var snapshots: [ControlSnapshot] {
         (buttons.values.map { ControlSnapshot($0.button) }
             + menus.values.map { ControlSnapshot($0.menu) }
             + alerts.values.map { ControlSnapshot($0.alert) }
@@ -12,21 +12,21 @@ extension WindowControls {
     }
 
     /// Presses button `id` (`gtk_widget_activate` emits "clicked").
-    public func activate(id: String) throws(ControlActionError) {
+    package func activate(id: String) throws(ControlActionError) {
         guard let entry = buttons[id] else { throw try wrongKindOrMissing(id, expected: "button") }
         guard entry.button.isEnabled, gtk_widget_is_sensitive(entry.widget) != 0 else { throw .disabled(id) }
         gtk_widget_activate(entry.widget)
     }
 
     /// Chooses the item with `index` in menu `id` by activating its row.
-    public func choose(id: String, index: Int) throws(ControlActionError) {
+    package func choose(id: String, index: Int) throws(ControlActionError) {
         guard let entry = menus[id] else { throw try wrongKindOrMissing(id, expected: "menu") }
         guard let item = entry.items[index] else { throw .noSuchItem(id, index) }
         gtk_widget_activate(item)
     }
 
     /// Dismisses menu or dialog `id` as Escape would.
-    public func dismiss(id: String) throws(ControlActionError) {
+    package func dismiss(id: String) throws(ControlActionError) {
         if let entry = menus[id] {
             gtk_popover_popdown(strada_gtk_popover(entry.popover))
             closeMenu(id: id, notify: true)
@@ -38,13 +38,13 @@ extension WindowControls {
     }
 
     /// Confirms dialog `id` (its "confirm" response).
-    public func confirm(id: String) throws(ControlActionError) {
+    package func confirm(id: String) throws(ControlActionError) {
         guard let entry = alerts[id] else { throw try wrongKindOrMissing(id, expected: "dialog") }
         adw_message_dialog_response(strada_adw_message_dialog(entry.dialog), "confirm")
     }
 
     /// Types `text` into search `id` (replacing its text; "search-changed" follows).
-    public func type(id: String, text: String) throws(ControlActionError) {
+    package func type(id: String, text: String) throws(ControlActionError) {
         guard search?.search.id == id else { throw try wrongKindOrMissing(id, expected: "search") }
         gtk_editable_set_text(strada_gtk_editable(searchEntry), text)
     }

@@ -10,7 +10,7 @@ import StradaCore
 /// `+Buttons`, `+Menus`, `+Alerts`, `+TitleAndToasts`, `+Search`, `+Desktop` (clipboard, colour scheme,
 /// browser), `+Automation` (the controls as automation sees them, and acting on them) and `+Screenshot`.
 @MainActor
-public final class WindowControls {
+package final class WindowControls {
     struct ButtonEntry {
         let widget: UnsafeMutablePointer<GtkWidget>
         var button: HeaderButton
@@ -48,9 +48,9 @@ public final class WindowControls {
     /// Set while the search text is changed programmatically, so "search-changed" is not reported.
     var settingSearchText = false
     /// Whether `openInBrowser` launches the desktop's browser (off under automation: it is only reported).
-    public var launchesBrowser = true
+    package var launchesBrowser = true
     /// Sees every control added, changed or removed, and every one-shot effect.
-    public var observer: (@MainActor (ControlChange) -> Void)?
+    package var observer: (@MainActor (ControlChange) -> Void)?
     /// The page's own title, shown when no component set one.
     var pageTitle = "" { didSet { updateTitle() } }
     var componentTitle: (title: String, subtitle: String?)?
