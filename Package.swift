@@ -138,6 +138,7 @@ let package = Package(
                 name: "StradaPluginHostTests",
                 dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin", "TestSupport"]
             ),
+            .testTarget(name: "StradaHostTests", dependencies: ["StradaHost", "StradaCore", "StradaEngineGTK"]),
             .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Snapshots"]),
             // What the test targets share: the repository root, the real host driven through its automation
             // channel, one process runner, the C compiler, a local HTTP server, temporary folders removed per test.

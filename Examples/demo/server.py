@@ -23,6 +23,8 @@ Python 3 standard library only. Routes:
     POST /posts/N/done|stay|refresh   303 → /recede_… | /resume_… | /refresh_historical_location
     GET  /recede_historical_location, /resume_historical_location, /refresh_historical_location
                               turbo-rails' historical-location routes (native apps pop / stay / refresh)
+    GET  /links               links that leave the app: another origin, a redirect out, mailto:, target=_blank
+    GET  /away?to=URL         answers 302 Found → URL (a redirect out of the app)
     GET  /turbo.js            the real Turbo, with --turbo FILE (e.g. `--turbo "$(scripts/fetch-turbo)"`):
                               every page then loads it, and Turbo Drive turns its links and forms into visits
 """
@@ -83,6 +85,18 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
             return self.send_post(path[len("/posts/"):], send_body)
         if path in HISTORICAL:
             return self.send_page("historical.html", {"text": HISTORICAL[path]}, send_body)
+        if path == "/links":
+            # The same server under another host name is another origin.
+            other = "http://localhost:%d/posts" % self.server.server_address[1]
+            return self.send_page("links.html", {"other": other, "other_escaped": urllib.parse.quote(other, safe="")},
+                                  send_body)
+        if path == "/away":
+            target = (urllib.parse.parse_qs(url.query).get("to") or ["/"])[0]
+            self.send_response(302)
+            self.send_header("Location", target)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if path == "/turbo.js" and TURBO_FILE:
             return self.send_file(TURBO_FILE, send_body)
         if path == "/SDK/web/strada.js":

@@ -66,4 +66,6 @@ static inline void strada_install_back_triggers(GtkWidget *window, strada_back_c
     g_signal_connect(click, "pressed", G_CALLBACK(strada_back_pressed), trigger);
     gtk_widget_add_controller(window, GTK_EVENT_CONTROLLER(click));
 }
+/* Route decisions, load failures, refresh keys. */
+#include "navigation.h"
 #endif

@@ -18,13 +18,17 @@ public enum AutomationCommand: Sendable, Equatable {
     case visit(url: String, action: String)
     /// Native Back: pops the screen shown.
     case back
+    /// Refreshes the screen shown (as Ctrl+R / F5 do); on an error screen, retries its visit.
     case reload
+    /// Retries the failed visit of the error screen shown (its Retry button).
+    case retry
     case screenshot(path: String)
     case quit
 
     /// Every command name, as it appears on the wire.
     public enum Name: String, CaseIterable, Sendable {
-        case activate, choose, dismiss, confirm, type, call, controls, navigate, visit, back, reload, screenshot, quit
+        case activate, choose, dismiss, confirm, type, call, controls, navigate, visit, back, reload, retry, screenshot
+        case quit
     }
 
     public var name: Name {
@@ -40,6 +44,7 @@ public enum AutomationCommand: Sendable, Equatable {
         case .visit: .visit
         case .back: .back
         case .reload: .reload
+        case .retry: .retry
         case .screenshot: .screenshot
         case .quit: .quit
         }
@@ -86,6 +91,7 @@ public enum AutomationCommand: Sendable, Equatable {
             self = .visit(url: try string("url", "a string \"url\" and an optional \"action\""), action: action)
         case .back: self = .back
         case .reload: self = .reload
+        case .retry: self = .retry
         case .screenshot: self = .screenshot(path: try string("path", "a string \"path\" (a .png file)"))
         case .quit: self = .quit
         }

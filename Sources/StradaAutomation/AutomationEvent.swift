@@ -49,6 +49,9 @@ public enum AutomationEvent: Sendable, Equatable {
     case clipboard(text: String)
     case windowColorScheme(scheme: String)
     case browserOpened(url: String)
+    /// A URL of another scheme (`mailto:`, `tel:`, …) was handed to the system (reported, not launched,
+    /// under automation).
+    case systemOpened(url: String)
 
     // MARK: The page
     case pageCommitted(url: String, bridged: Bool)
@@ -67,6 +70,8 @@ public enum AutomationEvent: Sendable, Equatable {
     case visitProposed(url: String, action: String)
     /// A visit failed: HTTP status (0 for a network error) and what the host did.
     case visitFailed(url: String, statusCode: Int, error: String)
+    /// The error screen is shown for a failed visit (`statusCode` 0: no response at all).
+    case screenError(url: String, statusCode: Int, title: String, message: String)
     /// The page's Turbo registered our adapter: from now on its visits are proposed to the navigator.
     case turboReady(url: String, version: String)
 
@@ -85,11 +90,12 @@ public enum AutomationEvent: Sendable, Equatable {
         case bridgeRegistered = "bridge.registered", bridgeUnregistered = "bridge.unregistered"
         case controlAdded = "control.added", controlChanged = "control.changed", controlRemoved = "control.removed"
         case toast, windowTitle = "window.title", clipboard, windowColorScheme = "window.colorScheme"
-        case browserOpened = "browser.opened"
+        case browserOpened = "browser.opened", systemOpened = "system.opened"
         case pageCommitted = "page.committed", pageFinished = "page.finished", pageTitle = "page.title"
         case pageClosed = "page.closed", windowClosed = "window.closed", pageCrashed = "page.crashed"
         case screenPushed = "screen.pushed", screenReplaced = "screen.replaced", screenPopped = "screen.popped"
         case visitProposed = "visit.proposed", visitFailed = "visit.failed", turboReady = "turbo.ready"
+        case screenError = "screen.error"
         case benchmarkRoundtrip = "benchmark.roundtrip"
 
         /// Events written whatever the channel's filter: the host's own, command results and `controls`.
@@ -129,6 +135,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case .clipboard: .clipboard
         case .windowColorScheme: .windowColorScheme
         case .browserOpened: .browserOpened
+        case .systemOpened: .systemOpened
         case .pageCommitted: .pageCommitted
         case .pageFinished: .pageFinished
         case .pageTitle: .pageTitle
@@ -140,6 +147,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case .screenPopped: .screenPopped
         case .visitProposed: .visitProposed
         case .visitFailed: .visitFailed
+        case .screenError: .screenError
         case .turboReady: .turboReady
         case .benchmarkRoundtrip: .benchmarkRoundtrip
         }
@@ -186,7 +194,7 @@ public enum AutomationEvent: Sendable, Equatable {
             ["title": .string(title), "subtitle": subtitle.map(JSON.string) ?? .null]
         case .clipboard(let text): ["text": .string(text)]
         case .windowColorScheme(let scheme): ["scheme": .string(scheme)]
-        case .browserOpened(let url): ["url": .string(url)]
+        case .browserOpened(let url), .systemOpened(let url): ["url": .string(url)]
         case .pageCommitted(let url, let bridged): ["url": .string(url), "bridged": .bool(bridged)]
         case .pageFinished(let url, let title): ["url": .string(url), "title": .string(title)]
         case .pageTitle(let title): ["title": .string(title)]
@@ -195,6 +203,11 @@ public enum AutomationEvent: Sendable, Equatable {
         case .visitProposed(let url, let action): ["url": .string(url), "action": .string(action)]
         case .visitFailed(let url, let statusCode, let error):
             ["url": .string(url), "statusCode": .number(Double(statusCode)), "error": .string(error)]
+        case .screenError(let url, let statusCode, let title, let message):
+            [
+                "url": .string(url), "statusCode": .number(Double(statusCode)), "title": .string(title),
+                "message": .string(message),
+            ]
         case .turboReady(let url, let version): ["url": .string(url), "version": .string(version)]
         case .benchmarkRoundtrip(let result): ["result": result]
         }

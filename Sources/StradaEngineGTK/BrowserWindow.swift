@@ -23,6 +23,24 @@ package enum PageEvent: Sendable {
     case windowClosed
     /// The web content process died.
     case webProcessTerminated(reason: String)
+    /// A load failed before its document was committed (no connection, DNS, TLS); nothing was shown.
+    case loadFailed(VisitError)
+    /// The document just committed is an HTTP error (4xx, 5xx) of an allowed origin.
+    case httpError(VisitError)
+    /// The user pressed the error screen's Retry.
+    case retryRequested
+    /// The user asked to refresh the screen: Ctrl+R or F5.
+    case refreshRequested
+}
+
+/// A navigation WebKit asks the host about (see ``BrowserWindow/decideRoute``).
+package enum RouteRequest: Sendable, Equatable {
+    /// A frame navigates to `url` (the frame is not known: also iframes); `redirect`: a server redirect.
+    case navigation(url: String, redirect: Bool)
+    /// A link with `target=_blank`, or `window.open`.
+    case newWindow(url: String)
+    /// The main frame's document answered from `url` (after any redirects), before it is shown.
+    case response(url: String)
 }
 
 /// One entry of the web view's history (a full load or a pushState), compared by identity.
@@ -53,6 +71,15 @@ package final class BrowserWindow {
     package let bridge: Bridge
     /// Sees page events.
     package var onPageEvent: (@MainActor (PageEvent) -> Void)?
+    /// Decides where a navigation goes: `true` when the host took it elsewhere (the browser, the system, a
+    /// visit of its own), so the web view does not load it. `nil`, or `false`: WebKit loads it.
+    package var decideRoute: (@MainActor (RouteRequest) -> Bool)?
+    /// The web view, an error screen, or a native screen.
+    package let content: ScreenContent
+    /// The last URL the host itself asked to load (a start page or `navigate` is loaded whatever its origin).
+    package private(set) var requestedURL: String?
+    /// The URL of the document committed last (``currentURL`` already follows a load still in progress).
+    package private(set) var committedURL: String?
 
     private let window: UnsafeMutablePointer<GtkWidget>
     private let webView: WebView
@@ -79,7 +106,8 @@ package final class BrowserWindow {
 
         webView = WebView(userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames))
         bridge = Bridge(webView: webView, logger: logger)
-        controls = WindowControls(window: window, webView: webView.widget, title: title)
+        content = ScreenContent(webView: webView.widget)
+        controls = WindowControls(window: window, webView: content.widget, title: title)
         controls.attachAnchorView(webView)
         webView.installUserScripts(allowList: originPolicy.userScriptPatterns)
 
@@ -96,6 +124,16 @@ package final class BrowserWindow {
                 let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
                 MainActor.assumeIsolated { window.onPageEvent?(.backRequested) }
             }, Unmanaged.passUnretained(self).toOpaque())
+
+        strada_install_refresh_triggers(
+            window,
+            { data in
+                guard let data else { return }
+                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                MainActor.assumeIsolated { window.onPageEvent?(.refreshRequested) }
+            }, Unmanaged.passUnretained(self).toOpaque())
+        content.onRetry = { [weak self] in self?.onPageEvent?(.retryRequested) }
+        installRouting()
 
         webView.onMessage = { [weak self] text in
             guard let self else { return }
@@ -243,20 +281,80 @@ package final class BrowserWindow {
     }
 
     package func present() { gtk_window_present(strada_gtk_window(window)) }
-    package func load(url: String) { webView.load(url: url) }
+    package func load(url: String) {
+        requestedURL = url
+        webView.load(url: url)
+    }
     package func reload() { webView.reload() }
+
+    // MARK: Routes, failures and the content shown
+
+    /// Shows the web view, the error screen for a failed visit, or a native screen.
+    /// `native` is the `GtkWidget *` of a native screen (kept by the window until ``removeNative(name:)``).
+    package func show(_ page: ScreenContent.Page, native: UnsafeMutableRawPointer? = nil) {
+        switch page {
+        case .web: content.showWeb()
+        case .error(let error): content.showError(error)
+        case .native(let name):
+            if let native { content.showNative(native.assumingMemoryBound(to: GtkWidget.self), name: name) }
+        }
+    }
+
+    /// Releases native screen `name` (its screen is gone).
+    package func removeNative(name: String) { content.removeNative(name: name) }
+
+    /// Opens `url` with the system's handler for its scheme (`mailto:`, `tel:`, …); reported, not launched,
+    /// under automation.
+    package func openWithSystem(_ url: String) { controls.openWithSystem(url) }
+
+    private func installRouting() {
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        strada_connect_route_decisions(
+            webView.view,
+            { kind, uri, redirect, data in
+                guard let data, let uri else { return STRADA_ROUTE_DEFAULT }
+                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                let url = String(cString: uri)
+                let request: RouteRequest =
+                    switch kind {
+                    case STRADA_ROUTE_NEW_WINDOW: .newWindow(url: url)
+                    case STRADA_ROUTE_RESPONSE: .response(url: url)
+                    default: .navigation(url: url, redirect: redirect != 0)
+                    }
+                let handled = MainActor.assumeIsolated { window.decideRoute?(request) ?? false }
+                return handled ? STRADA_ROUTE_IGNORE : STRADA_ROUTE_DEFAULT
+            }, context)
+        strada_connect_load_failed(
+            webView.view,
+            { uri, message, data in
+                guard let data else { return 0 }
+                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                let url = uri.map { String(cString: $0) } ?? ""
+                let detail = message.map { String(cString: $0) } ?? "the load failed"
+                MainActor.assumeIsolated {
+                    window.logger.warning("loading \(url) failed: \(detail)")
+                    window.onPageEvent?(.loadFailed(VisitError(url: url, statusCode: 0, detail: detail)))
+                }
+                return 1  // the host shows its error screen; WebKit shows none
+            }, context)
+    }
 
     private func loadChanged(_ event: WebKitLoadEvent) {
         switch event {
         case WEBKIT_LOAD_COMMITTED:
             webView.syncURL()
             let url = webView.currentURL ?? ""
+            committedURL = url
             let bridged = originPolicy.allows(url)
             if !bridged {
                 logger.warning(
                     "\(url) is not from an allowed origin: this page gets no bridge (allow it with --allow-origin)")
             }
             onPageEvent?(.committed(url: url, bridged: bridged))
+            let status = Int(strada_main_resource_status(webView.view))
+            if status >= 400, bridged {
+                onPageEvent?(.httpError(VisitError(url: url, statusCode: status, detail: "HTTP \(status)")))
+            }
         case WEBKIT_LOAD_FINISHED:
             onPageEvent?(.finished(url: webView.currentURL ?? "", title: webView.title))
         default:

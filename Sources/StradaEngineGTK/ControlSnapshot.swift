@@ -25,6 +25,8 @@ package enum ControlChange: Sendable {
     case clipboard(String)
     case colorScheme(ColorScheme)
     case openedInBrowser(String)
+    /// A URL of another scheme (`mailto:`, `tel:`, …) was handed to the system.
+    case openedWithSystem(String)
 }
 
 /// Why an automation action on a control failed.

@@ -24,4 +24,9 @@ extension WindowControls {
         if launchesBrowser { gtk_show_uri(strada_gtk_window(window), url, 0) }
         observer?(.openedInBrowser(url))
     }
+
+    func openWithSystem(_ url: String) {
+        if launchesBrowser { gtk_show_uri(strada_gtk_window(window), url, 0) }
+        observer?(.openedWithSystem(url))
+    }
 }

@@ -14,6 +14,7 @@ extension AutomationEvent {
         case .clipboard(let text): self = .clipboard(text: text)
         case .colorScheme(let scheme): self = .windowColorScheme(scheme: scheme.rawValue)
         case .openedInBrowser(let url): self = .browserOpened(url: url)
+        case .openedWithSystem(let url): self = .systemOpened(url: url)
         }
     }
 
@@ -26,7 +27,8 @@ extension AutomationEvent {
         case .closeRequestedByPage: self = .pageClosed
         case .windowClosed: self = .windowClosed
         case .webProcessTerminated(let reason): self = .pageCrashed(reason: reason)
-        case .locationChanged, .turbo, .backRequested: return nil
+        case .locationChanged, .turbo, .backRequested, .loadFailed, .httpError, .retryRequested, .refreshRequested:
+            return nil
         }
     }
 }

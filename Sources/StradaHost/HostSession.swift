@@ -107,9 +107,14 @@ public final class HostSession {
             case .closeRequestedByPage: self?.quit(0, "the page called window.close()")
             case .windowClosed: self?.quit(0, "the window was closed")
             case .webProcessTerminated: self?.webProcessDied()
+            case .loadFailed(let error): navigator.loadFailed(error)
+            case .httpError(let error): navigator.httpError(error)
+            case .retryRequested: _ = navigator.retry()
+            case .refreshRequested: navigator.refresh()
             default: break
             }
         }
+        window.decideRoute = { [navigator] request in navigator.route(request) }
         channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) })
         for plugin in isolated { observe(plugin) }
         if configuration.watch {
@@ -344,8 +349,14 @@ public final class HostSession {
         case .type(let id, let text):
             act(name, id) { (controls) throws(ControlActionError) in try controls.type(id: id, text: text) }
         case .reload:
-            window.reload()
+            navigator.refresh()
             automation?.emit(.commandOK(command: name))
+        case .retry:
+            if navigator.retry() {
+                automation?.emit(.commandOK(command: name))
+            } else {
+                automation?.emit(.commandError(command: name, error: "no error screen is shown: nothing to retry"))
+            }
         case .navigate(let url):
             navigator.navigate(url)
             automation?.emit(.commandOK(command: name, details: ["url": .string(url)]))

@@ -84,6 +84,7 @@ final class Navigator {
 
     private func changed(_ kind: AutomationEvent.Name, _ screen: Screen, _ action: String) {
         window.setBackButtonVisible(stack.count > 1)
+        showContent()
         let report = ScreenReport(url: screen.url, title: screen.title, depth: stack.count, action: action)
         switch kind {
         case .screenPushed: self.report?(.screenPushed(report))
@@ -99,6 +100,15 @@ final class Navigator {
             let index = stack.dropLast().lastIndex(where: { $0.historyItem == item })
         else { return }
         pop(to: index, action: action)
+    }
+
+    /// Shows what the top screen shows: its page, or its error screen.
+    private func showContent() {
+        if let error = top?.error {
+            window.show(.error(error))
+        } else {
+            window.show(.web)
+        }
     }
 
     // MARK: Full page loads
@@ -119,17 +129,20 @@ final class Navigator {
             return
         }
         if adoptNextCommit || top.historyItem == nil {
-            // The top screen's own visit became a full load (or its Turbo visit never reached history).
+            // The top screen's own visit became a full load (or its Turbo visit never reached history, or
+            // it is the error screen of a visit that failed and this is its retry).
             adoptNextCommit = false
             top.historyItem = item
             top.url = url
             top.hasTurbo = false
+            clearError(of: top)
             return
         }
         if let item, let index = stack.lastIndex(where: { $0.historyItem == item }) {
             if index == stack.count - 1 {
                 top.url = url  // a reload: the document is new; "ready" renews the components
                 top.hasTurbo = false
+                clearError(of: top)
             } else {
                 pop(to: index, action: "back")
                 stack[index].hasTurbo = false
@@ -146,6 +159,96 @@ final class Navigator {
         } else {
             push(screen, action: "advance")
         }
+    }
+
+    /// A load failed before anything was shown (no connection, DNS, TLS): the visit's screen shows the
+    /// error screen. The screen is the top one when it was waiting for this load (a failed Turbo visit
+    /// loaded as a page, a retry, the start page); otherwise a new screen, outside the web view's history,
+    /// that Back simply removes.
+    func loadFailed(_ error: VisitError) {
+        let scheme = Route.scheme(of: error.url)
+        if scheme == "http" || scheme == "https", !originPolicy.allows(error.url),
+            let requested = window.requestedURL, !URLMatching.samePage(error.url, requested)
+        {
+            // A page of another origin the app could not reach: it was never the app's; the browser shows it
+            // (and says why it cannot either).
+            _ = route(.response(url: error.url))
+            return
+        }
+        if let top, adoptNextCommit || top.historyItem == nil {
+            // Its next commit, if one comes, is still its own (Retry).
+            adoptNextCommit = true
+            showError(error, on: top)
+            return
+        }
+        let screen = makeScreen(url: error.url)
+        push(screen, action: top == nil ? "load" : "advance")
+        showError(error, on: screen)
+    }
+
+    /// The document just committed is an HTTP error page (4xx, 5xx) of the app: its screen shows the error
+    /// screen instead.
+    func httpError(_ error: VisitError) {
+        guard let top else { return }
+        showError(error, on: top)
+    }
+
+    private func showError(_ error: VisitError, on screen: Screen) {
+        screen.error = error
+        report?(.visitFailed(url: error.url, statusCode: error.statusCode, error: error.detail))
+        report?(
+            .screenError(url: error.url, statusCode: error.statusCode, title: error.title, message: error.message))
+        if screen === top { showContent() }
+    }
+
+    private func clearError(of screen: Screen) {
+        guard screen.error != nil else { return }
+        screen.error = nil
+        if screen === top { showContent() }
+    }
+
+    /// Retry on the error screen shown: its visit runs again as a full load into the same screen. `false`
+    /// when no error screen is shown.
+    func retry() -> Bool {
+        guard let top, let error = top.error else { return false }
+        logger.info("retrying \(error.url)")
+        adoptNextCommit = true
+        window.load(url: error.url)
+        return true
+    }
+
+    /// Refresh (Ctrl+R, F5, the `reload` command): the screen shown loads again; on an error screen, its
+    /// visit is retried.
+    func refresh() {
+        if retry() { return }
+        window.reload()
+    }
+
+    /// Where a navigation goes (WebKit asks before loading it): `true` when it was taken elsewhere.
+    func route(_ request: RouteRequest) -> Bool {
+        let route = Route.decide(
+            request, policy: originPolicy, hostRequested: window.requestedURL, shown: window.committedURL)
+        switch route {
+        case .app:
+            return false
+        case .visit(let url):
+            logger.debug("\(url) asked for a new window: visited in the app")
+            DispatchQueue.main.async { [weak self] in self?.visit(url, action: "advance") }
+        case .browser(let url):
+            logger.info("\(url) is not from an allowed origin: opened in the browser")
+            window.openInBrowser(url)
+            if adoptNextCommit, top?.historyItem == nil || top?.error != nil {
+                // The top screen was waiting for this document (a Turbo visit redirected out of the app).
+                adoptNextCommit = false
+                DispatchQueue.main.async { [weak self] in _ = self?.back() }
+            }
+        case .system(let url):
+            logger.info("\(url) opened with the system's handler")
+            window.openWithSystem(url)
+        case .ignored:
+            logger.info("a request for a new window without an address was ignored (the app has one window)")
+        }
+        return true
     }
 
     /// The page's bridge adapter said "ready": a document with its scripts freshly run. If the top screen's
@@ -293,7 +396,15 @@ final class Navigator {
     /// restoration visit, or a back/forward load). `false` when there is no screen to go back to.
     func back() -> Bool {
         guard stack.count > 1 else { return false }
-        window.goBack(to: stack[stack.count - 2].historyItem)
+        let previous = stack[stack.count - 2]
+        if let item = previous.historyItem, item == window.currentHistoryItem {
+            // The top screen never reached the web view's history (an error screen of a load that failed):
+            // the page below is already shown.
+            adoptNextCommit = false
+            pop(to: stack.count - 2, action: "back")
+            return true
+        }
+        window.goBack(to: previous.historyItem)
         return true
     }
 

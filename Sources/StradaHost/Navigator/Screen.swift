@@ -22,6 +22,8 @@ final class Screen: BridgeDestination {
     /// The document the screen's components talk to, numbered by the navigator; `nil` until the document's
     /// bridge says "ready". A reply can only ever reach that document.
     var document: Int?
+    /// Why the screen's visit failed, while its error screen is shown instead of the page.
+    var error: VisitError?
     let controls: ScreenControls
     private(set) var delegate: BridgeDelegate!
     private var registrations: [ComponentRegistration]

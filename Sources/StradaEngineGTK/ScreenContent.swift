@@ -1,0 +1,133 @@
+import CWebKitGTK
+
+/// Why a visit could not be shown, as the error screen tells it.
+package struct VisitError: Sendable, Equatable {
+    /// The URL the visit was for.
+    package let url: String
+    /// The HTTP status (4xx, 5xx), or 0 when no response came (no connection, DNS, TLS).
+    package let statusCode: Int
+    /// The engine's or the server's own words, shown under the title.
+    package let detail: String
+
+    package init(url: String, statusCode: Int, detail: String) {
+        self.url = url
+        self.statusCode = statusCode
+        self.detail = detail
+    }
+
+    /// The error screen's title: what happened, in the user's words.
+    package var title: String {
+        switch statusCode {
+        case 0: "Can't Reach the Server"
+        case 401, 403: "Access Denied"
+        case 404, 410: "Page Not Found"
+        case 400..<500: "The Page Could Not Be Loaded"
+        default: "Server Error"
+        }
+    }
+
+    /// The error screen's description: what failed, and what to do.
+    package var message: String {
+        let host = URLParts.host(of: url)
+        switch statusCode {
+        case 0: return "\(host) did not answer (\(detail)). Check the connection, then try again."
+        case 404, 410: return "\(host) has no page at this address (HTTP \(statusCode))."
+        default: return "\(host) answered HTTP \(statusCode). Try again; if it keeps failing, the server has a problem."
+        }
+    }
+
+    /// The symbolic icon for the error screen.
+    var iconName: String { statusCode == 0 ? "network-offline-symbolic" : "dialog-warning-symbolic" }
+}
+
+/// The host part of a URL, for messages ("127.0.0.1:8080"; the URL itself when it has none).
+enum URLParts {
+    static func host(of url: String) -> String {
+        guard let start = url.range(of: "://") else { return url }
+        let rest = url[start.upperBound...]
+        return String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+    }
+}
+
+/// What fills the window under the header bar: the web view, the error screen of a failed visit
+/// (an `AdwStatusPage` with a Retry button), or a native screen a plugin provided. A `GtkStack`, so
+/// switching keeps the web view alive (and its page, scroll position and scripts) underneath.
+@MainActor
+package final class ScreenContent {
+    /// What the content shows.
+    package enum Page: Equatable {
+        case web
+        case error(VisitError)
+        case native(name: String)
+    }
+
+    let widget: UnsafeMutablePointer<GtkWidget>
+    private let errorPage: UnsafeMutablePointer<GtkWidget>
+    private let retryButton: UnsafeMutablePointer<GtkWidget>
+    private var natives: [String: UnsafeMutablePointer<GtkWidget>] = [:]
+    /// What is shown now.
+    package private(set) var page: Page = .web
+    /// The error screen's Retry button was pressed.
+    var onRetry: (@MainActor () -> Void)?
+
+    init(webView: UnsafeMutablePointer<GtkWidget>) {
+        widget = gtk_stack_new()
+        gtk_stack_set_transition_type(strada_stack_of(widget), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
+        gtk_stack_set_transition_duration(strada_stack_of(widget), 120)
+        gtk_stack_add_named(strada_stack_of(widget), webView, "web")
+
+        errorPage = adw_status_page_new()
+        retryButton = gtk_button_new_with_mnemonic("_Retry")
+        gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
+        gtk_widget_add_css_class(retryButton, "pill")
+        gtk_widget_add_css_class(retryButton, "suggested-action")
+        adw_status_page_set_child(strada_status_page_of(errorPage), retryButton)
+        gtk_stack_add_named(strada_stack_of(widget), errorPage, "error")
+        onSignal(UnsafeMutableRawPointer(retryButton), "clicked") { [weak self] in self?.onRetry?() }
+        gtk_stack_set_visible_child_name(strada_stack_of(widget), "web")
+    }
+
+    /// Shows the web view.
+    func showWeb() {
+        page = .web
+        gtk_stack_set_visible_child_name(strada_stack_of(widget), "web")
+    }
+
+    /// Shows the error screen for `error`, its Retry button focused (Enter retries).
+    func showError(_ error: VisitError) {
+        page = .error(error)
+        let status = strada_status_page_of(errorPage)
+        adw_status_page_set_icon_name(status, error.iconName)
+        adw_status_page_set_title(status, error.title)
+        adw_status_page_set_description(status, error.message)
+        gtk_stack_set_visible_child_name(strada_stack_of(widget), "error")
+        gtk_widget_grab_focus(retryButton)
+    }
+
+    /// Shows `native` (a plugin's screen widget) under `name`; the content keeps a reference until
+    /// ``removeNative(name:)``.
+    func showNative(_ native: UnsafeMutablePointer<GtkWidget>, name: String) {
+        if natives[name] == nil {
+            g_object_ref_sink(UnsafeMutableRawPointer(native))
+            natives[name] = native
+            gtk_stack_add_named(strada_stack_of(widget), native, name)
+        }
+        page = .native(name: name)
+        gtk_stack_set_visible_child_name(strada_stack_of(widget), name)
+    }
+
+    /// Removes native screen `name` from the window (its widget is released).
+    func removeNative(name: String) {
+        guard let native = natives.removeValue(forKey: name) else { return }
+        if page == .native(name: name) { showWeb() }
+        gtk_stack_remove(strada_stack_of(widget), native)
+        g_object_unref(UnsafeMutableRawPointer(native))
+    }
+
+    /// Presses Retry as a click would (automation's `retry`). `false` when no error screen is shown.
+    func retry() -> Bool {
+        guard case .error = page else { return false }
+        gtk_widget_activate(retryButton)
+        return true
+    }
+}
