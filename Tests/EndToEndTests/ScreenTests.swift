@@ -225,7 +225,7 @@ struct ScreenTests {
 }
 
 extension ScreenTests {
-    @Test func aFailedTurboVisitIsReportedAndItsScreenShowsTheServersAnswer() async throws {
+    @Test func aFailedTurboVisitIsReportedAndItsScreenShowsTheErrorScreen() async throws {
         let app = try await App.start(turbo: true)
         try await app.host.waitFor("screen.pushed")
         // Until the page's Turbo registered our adapter, a visit is a full load.
@@ -237,10 +237,14 @@ extension ScreenTests {
         #expect(Self.depth(pushed) == 2 && Self.path(pushed) == "/posts/999")
         let failed = try await app.next("visit.failed", after: mark)
         #expect(failed["statusCode"] as? Int == 404 && Self.path(failed) == "/posts/999")
-        // The server's answer is loaded as a page into the same screen: no second screen for it.
+        // The visit is loaded as a page into the same screen (no second screen for it); being an HTTP error,
+        // the screen shows the error screen instead of the server's page.
         try await app.next("page.committed", after: mark) { Self.path($0) == "/posts/999" }
+        let error = try await app.next("screen.error", after: mark)
+        #expect(error["statusCode"] as? Int == 404 && Self.path(error) == "/posts/999")
         try await Task.sleep(for: .milliseconds(300))
-        #expect(app.host.events[mark...].filter { ($0["event"] as? String)?.hasPrefix("screen.") == true }.count == 1)
+        let changes = ["screen.pushed", "screen.replaced", "screen.popped"]
+        #expect(app.host.events[mark...].filter { changes.contains($0["event"] as? String ?? "") }.count == 1)
         #expect(try await app.controls(settleOn: []) == [])
         try await app.stop()
     }
