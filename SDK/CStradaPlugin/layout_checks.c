@@ -5,6 +5,7 @@
  * mirrors the same numbers with MemoryLayout. */
 #include "strada_controls.h"
 #include "strada_plugin.h"
+#include "strada_screens.h"
 
 #ifdef __cplusplus
 #define STRADA_STATIC_ASSERT static_assert
@@ -91,3 +92,11 @@ PIN_OFFSET(strada_gtk_handles_v1, window, 8);
 PIN_OFFSET(strada_gtk_handles_v1, header_bar, 16);
 PIN_OFFSET(strada_gtk_handles_v1, web_view, 24);
 PIN_MIN_SIZE(strada_gtk_handles_v1, STRADA_GTK_HANDLES_V1_MIN_SIZE_1_0, web_view);
+
+PIN_SIZE(strada_screens_v1, 32);
+PIN_OFFSET(strada_screens_v1, struct_size, 0);
+PIN_OFFSET(strada_screens_v1, screen_count, 4);
+PIN_OFFSET(strada_screens_v1, screen_names, 8);
+PIN_OFFSET(strada_screens_v1, create_screen, 16);
+PIN_OFFSET(strada_screens_v1, destroy_screen, 24);
+PIN_MIN_SIZE(strada_screens_v1, STRADA_SCREENS_V1_MIN_SIZE_1_0, destroy_screen);

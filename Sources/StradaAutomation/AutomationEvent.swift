@@ -234,20 +234,27 @@ public struct ScreenReport: Sendable, Equatable {
     public var action: String
     /// "main" or "modal".
     public var stack: String
+    /// The native screen shown instead of a web page (the path configuration's `view_controller`), if any.
+    public var view: String?
 
-    public init(url: String, title: String, depth: Int, action: String, stack: String = "main") {
+    public init(
+        url: String, title: String, depth: Int, action: String, stack: String = "main", view: String? = nil
+    ) {
         self.url = url
         self.title = title
         self.depth = depth
         self.action = action
         self.stack = stack
+        self.view = view
     }
 
     var fields: JSONObject {
-        [
+        var fields: JSONObject = [
             "url": .string(url), "title": .string(title), "depth": .number(Double(depth)), "action": .string(action),
             "stack": .string(stack),
         ]
+        if let view { fields["view"] = .string(view) }
+        return fields
     }
 }
 

@@ -88,6 +88,9 @@ public final class PluginRegistry {
         if let stagingDirectory { try? FileManager.default.removeItem(atPath: stagingDirectory) }
     }
 
+    /// The current generation of every plugin, in load order.
+    public var plugins: [LoadedPlugin] { orderedGenerations.map(\.plugin) }
+
     /// The current generation of the plugin with `id`.
     public func plugin(id: String) -> LoadedPlugin? {
         orderedGenerations.first { $0.plugin.id == id }?.plugin

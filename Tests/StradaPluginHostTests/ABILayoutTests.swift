@@ -67,6 +67,13 @@ struct ABILayoutTests {
             (\.struct_size, 0), (\.reserved, 4), (\.window, 8), (\.header_bar, 16), (\.web_view, 24),
         ]
         for (field, offset) in handles { #expect(Self.offset(field) == offset, "\(field)") }
+
+        #expect(MemoryLayout<strada_screens_v1>.size == 32)
+        let screens: [(PartialKeyPath<strada_screens_v1>, Int)] = [
+            (\.struct_size, 0), (\.screen_count, 4), (\.screen_names, 8), (\.create_screen, 16),
+            (\.destroy_screen, 24),
+        ]
+        for (field, offset) in screens { #expect(Self.offset(field) == offset, "\(field)") }
     }
 
     /// ABI 1.x is 1.0 plus appended fields: each 1.0 minimum is where the struct's 1.0 fields end, and (typed
@@ -79,8 +86,9 @@ struct ABILayoutTests {
             (STRADA_CONTROLS_V1_MIN_SIZE_1_0, MemoryLayout<strada_controls_v1>.size),
             (STRADA_CONTROL_EVENTS_V1_MIN_SIZE_1_0, MemoryLayout<strada_control_events_v1>.size),
             (STRADA_GTK_HANDLES_V1_MIN_SIZE_1_0, MemoryLayout<strada_gtk_handles_v1>.size),
+            (STRADA_SCREENS_V1_MIN_SIZE_1_0, MemoryLayout<strada_screens_v1>.size),
         ]
-        #expect(minimums.map { Int($0.0) } == [64, 88, 104, 24, 16, 32])
+        #expect(minimums.map { Int($0.0) } == [64, 88, 104, 24, 16, 32, 32])
         // ABI 1.0 itself: the structs are exactly their minimum. A 1.1 header makes them larger, never smaller.
         for (minimum, size) in minimums { #expect(size >= Int(minimum)) }
         #expect(STRADA_PLUGIN_ABI_MINOR != 0 || minimums.allSatisfy { Int($0.0) == $0.1 })
@@ -91,7 +99,7 @@ struct ABILayoutTests {
         #expect(HostAPI.defaultCodecSettings.description == CodecSettings().json)
     }
 
-    static let headers = ["strada_plugin.h", "strada_controls.h", "strada_json.h"]
+    static let headers = ["strada_plugin.h", "strada_controls.h", "strada_screens.h", "strada_json.h"]
 
     /// Every header alone (it includes what it needs), all of them together, and the layout pins, with
     /// `-Wall -Wextra -pedantic -Werror`, as C11 and as C++17.

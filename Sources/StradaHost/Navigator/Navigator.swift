@@ -3,6 +3,7 @@ import Logging
 import StradaAutomation
 import StradaCore
 import StradaEngineGTK
+import StradaPluginHost
 
 /// The main stack of screens, as Hotwire Native's navigator keeps it: every visit is a screen, the top
 /// screen is the bridge destination, and Back brings the previous screen back with its controls.
@@ -20,6 +21,9 @@ final class Navigator {
     var top: Screen? { stack.last }
     /// Sees every stack change and visit, as automation events.
     var report: (@MainActor (AutomationEvent) -> Void)?
+    /// The native screen for a visit to a URL, when the path configuration names one and a plugin builds it
+    /// (set by the session); `nil`: the visit is a web page.
+    var nativeScreen: (@MainActor (_ url: String) -> NativeScreen?)?
 
     private let window: BrowserWindow
     private let originPolicy: OriginPolicy
@@ -85,7 +89,8 @@ final class Navigator {
     private func changed(_ kind: AutomationEvent.Name, _ screen: Screen, _ action: String) {
         window.setBackButtonVisible(stack.count > 1)
         showContent()
-        let report = ScreenReport(url: screen.url, title: screen.title, depth: stack.count, action: action)
+        let report = ScreenReport(
+            url: screen.url, title: screen.title, depth: stack.count, action: action, view: screen.native?.name)
         switch kind {
         case .screenPushed: self.report?(.screenPushed(report))
         case .screenReplaced: self.report?(.screenReplaced(report))
@@ -106,9 +111,21 @@ final class Navigator {
     private func showContent() {
         if let error = top?.error {
             window.show(.error(error))
+        } else if let top, let native = top.native {
+            window.show(.native(name: "native-\(top.number)"), native: native.widget)
         } else {
             window.show(.web)
         }
+    }
+
+    /// Pushes a plugin's native screen for a visit to `url` (the web view stays as it is underneath).
+    private func push(native: NativeScreen, url: String) {
+        let screen = makeScreen(url: url)
+        screen.native = native
+        let key = "native-\(screen.number)"
+        screen.releaseNative = { [window] in window.removeNative(name: key) }
+        logger.info("\(url) is native screen \"\(native.name)\" of plugin \(native.pluginID)")
+        push(screen, action: "advance")
     }
 
     // MARK: Full page loads
@@ -228,6 +245,13 @@ final class Navigator {
     func route(_ request: RouteRequest) -> Bool {
         let route = Route.decide(
             request, policy: originPolicy, hostRequested: window.requestedURL, shown: window.committedURL)
+        if case .navigation(let url, _) = request, originPolicy.allows(url), top != nil,
+            let native = nativeScreen?(url)
+        {
+            // A link or form of a page without Turbo, to a URL the path configuration makes a native screen.
+            push(native: native, url: url)
+            return true
+        }
         switch route {
         case .app:
             return false
@@ -352,6 +376,11 @@ final class Navigator {
             return
         }
         guard let top else { return }
+        if let native = nativeScreen?(location) {
+            discard()
+            push(native: native, url: location)
+            return
+        }
         var action = proposedAction == "replace" ? "replace" : "advance"
         if URLMatching.samePage(location, top.url) {
             action = "replace"  // a visit to the screen shown replaces it
@@ -411,6 +440,10 @@ final class Navigator {
     /// Visits `url` as a link would: with Turbo, a Turbo visit ("advance" pushes, "replace" replaces);
     /// without it, a full load.
     func visit(_ url: String, action: String) {
+        if top != nil, let native = nativeScreen?(url) {
+            push(native: native, url: url)
+            return
+        }
         guard let top, top.hasTurbo, originPolicy.allows(url) else {
             if action == "replace" {
                 window.evaluate("location.replace(\(JSON.string(url).serialized()))")

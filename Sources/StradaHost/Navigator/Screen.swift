@@ -1,6 +1,7 @@
 import Logging
 import StradaCore
 import StradaEngineGTK
+import StradaPluginHost
 
 /// One screen: a visit shown in the window, as a view controller is on iOS and a fragment on Android.
 /// It is the bridge destination: it owns its components (through its own ``BridgeDelegate``) and its
@@ -24,6 +25,10 @@ final class Screen: BridgeDestination {
     var document: Int?
     /// Why the screen's visit failed, while its error screen is shown instead of the page.
     var error: VisitError?
+    /// A plugin's native screen shown instead of the web view (a path configuration rule named it).
+    var native: NativeScreen?
+    /// Removes the native screen's widget from the window (set by the navigator with ``native``).
+    var releaseNative: (@MainActor () -> Void)?
     let controls: ScreenControls
     private(set) var delegate: BridgeDelegate!
     private var registrations: [ComponentRegistration]
@@ -69,6 +74,11 @@ final class Screen: BridgeDestination {
     func destroy() {
         controls.removeAll()
         delegate.destroyComponents()
+        if let native {
+            native.destroy()
+            releaseNative?()
+            self.native = nil
+        }
     }
 
     /// A new document now stands behind this screen (a reload, or a history entry WebKit loaded again
