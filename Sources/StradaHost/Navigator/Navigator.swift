@@ -133,12 +133,7 @@ final class Navigator {
     /// A document was committed: a new visit, a reload, or a back/forward load.
     func pageCommitted(url: String) {
         let item = window.currentHistoryItem
-        if startOverOnNextCommit {
-            startOverOnNextCommit = false
-            top?.disappear()
-            for screen in stack.reversed() { screen.destroy() }
-            stack.removeAll()
-        }
+        startOverIfAsked()
         guard let top else {
             let root = makeScreen(url: url)
             root.historyItem = item
@@ -192,6 +187,7 @@ final class Navigator {
             _ = route(.response(url: error.url))
             return
         }
+        startOverIfAsked()
         if let top, adoptNextCommit || top.historyItem == nil {
             // Its next commit, if one comes, is still its own (Retry).
             adoptNextCommit = true
@@ -273,6 +269,15 @@ final class Navigator {
             logger.info("a request for a new window without an address was ignored (the app has one window)")
         }
         return true
+    }
+
+    /// `navigate` asked for a new stack: every screen goes (at the commit, or the failure, of its load).
+    private func startOverIfAsked() {
+        guard startOverOnNextCommit else { return }
+        startOverOnNextCommit = false
+        top?.disappear()
+        for screen in stack.reversed() { screen.destroy() }
+        stack.removeAll()
     }
 
     /// The page's bridge adapter said "ready": a document with its scripts freshly run. If the top screen's
