@@ -101,10 +101,16 @@ struct RouteAndErrorScreenTests {
         error = try await Self.next(host, "screen.error", after: mark)
         #expect(error["statusCode"] as? Int == 0)
 
-        // The server is back: Retry loads the page into the same screen; its components connect.
+        // The server is back: F5 (a real key press, xdotool's XTEST) retries; the page loads into the same
+        // screen and its components connect.
         try await server.start()
         mark = host.events.count
-        try host.send(["command": "retry"])
+        let display = try ScreenTests.display(of: host)
+        let window = try await ProcessRunner.check(
+            "/usr/bin/xdotool", ["search", "--name", "Strada"], environment: display)
+        let id = window.split(separator: "\n").last.map(String.init) ?? ""
+        _ = try await ProcessRunner.check("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: display)
+        try await ProcessRunner.check("/usr/bin/xdotool", ["key", "--window", id, "F5"], environment: display)
         try await Self.next(host, "page.committed", after: mark) { $0["url"] as? String == server.url("/posts") }
         #expect(try await Self.controls(host, settleOn: ["button.button-right"]) == ["button.button-right"])
         #expect(Self.events(host, named: "screen.pushed", after: mark).isEmpty)
