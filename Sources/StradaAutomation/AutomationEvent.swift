@@ -67,9 +67,13 @@ public enum AutomationEvent: Sendable, Equatable {
     case screenReplaced(ScreenReport)
     case screenPopped(ScreenReport)
     /// The page's Turbo proposed a visit (or a full page load started one).
-    case visitProposed(url: String, action: String)
+    case visitProposed(url: String, action: String, properties: JSONObject = [:])
     /// A visit failed: HTTP status (0 for a network error) and what the host did.
     case visitFailed(url: String, statusCode: Int, error: String)
+    /// A path configuration document was applied (`rules`: its own rules), or refused (`error`; the rules in
+    /// force are kept).
+    case pathConfigurationLoaded(source: String, rules: Int)
+    case pathConfigurationError(source: String, error: String)
     /// The error screen is shown for a failed visit (`statusCode` 0: no response at all).
     case screenError(url: String, statusCode: Int, title: String, message: String)
     /// The page's Turbo registered our adapter: from now on its visits are proposed to the navigator.
@@ -96,6 +100,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case screenPushed = "screen.pushed", screenReplaced = "screen.replaced", screenPopped = "screen.popped"
         case visitProposed = "visit.proposed", visitFailed = "visit.failed", turboReady = "turbo.ready"
         case screenError = "screen.error"
+        case pathConfigurationLoaded = "path-configuration.loaded", pathConfigurationError = "path-configuration.error"
         case benchmarkRoundtrip = "benchmark.roundtrip"
 
         /// Events written whatever the channel's filter: the host's own, command results and `controls`.
@@ -148,6 +153,8 @@ public enum AutomationEvent: Sendable, Equatable {
         case .visitProposed: .visitProposed
         case .visitFailed: .visitFailed
         case .screenError: .screenError
+        case .pathConfigurationLoaded: .pathConfigurationLoaded
+        case .pathConfigurationError: .pathConfigurationError
         case .turboReady: .turboReady
         case .benchmarkRoundtrip: .benchmarkRoundtrip
         }
@@ -200,7 +207,8 @@ public enum AutomationEvent: Sendable, Equatable {
         case .pageTitle(let title): ["title": .string(title)]
         case .pageCrashed(let reason): ["reason": .string(reason)]
         case .screenPushed(let screen), .screenReplaced(let screen), .screenPopped(let screen): screen.fields
-        case .visitProposed(let url, let action): ["url": .string(url), "action": .string(action)]
+        case .visitProposed(let url, let action, let properties):
+            ["url": .string(url), "action": .string(action), "properties": .object(properties)]
         case .visitFailed(let url, let statusCode, let error):
             ["url": .string(url), "statusCode": .number(Double(statusCode)), "error": .string(error)]
         case .screenError(let url, let statusCode, let title, let message):
@@ -208,6 +216,9 @@ public enum AutomationEvent: Sendable, Equatable {
                 "url": .string(url), "statusCode": .number(Double(statusCode)), "title": .string(title),
                 "message": .string(message),
             ]
+        case .pathConfigurationLoaded(let source, let rules):
+            ["source": .string(source), "rules": .number(Double(rules))]
+        case .pathConfigurationError(let source, let error): ["source": .string(source), "error": .string(error)]
         case .turboReady(let url, let version): ["url": .string(url), "version": .string(version)]
         case .benchmarkRoundtrip(let result): ["result": result]
         }

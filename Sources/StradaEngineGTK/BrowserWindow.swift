@@ -150,7 +150,7 @@ package final class BrowserWindow {
         onPointerSignal(viewPointer, "notify::title") { [weak self] _ in
             guard let self else { return }
             let pageTitle = self.webView.title
-            self.controls.pageTitle = pageTitle
+            if case .native = self.content.page {} else { self.controls.pageTitle = pageTitle }
             self.onPageEvent?(.titleChanged(pageTitle))
         }
         onPointerSignal(viewPointer, "notify::uri") { [weak self] _ in
@@ -291,12 +291,16 @@ package final class BrowserWindow {
 
     /// Shows the web view, the error screen for a failed visit, or a native screen.
     /// `native` is the `GtkWidget *` of a native screen (kept by the window until ``removeNative(name:)``).
-    package func show(_ page: ScreenContent.Page, native: UnsafeMutableRawPointer? = nil) {
+    /// `title`: a native screen's title (the path configuration's), shown instead of the page's.
+    package func show(_ page: ScreenContent.Page, native: UnsafeMutableRawPointer? = nil, title: String? = nil) {
         switch page {
-        case .web: content.showWeb()
+        case .web:
+            content.showWeb()
+            controls.pageTitle = webView.title
         case .error(let error): content.showError(error)
         case .native(let name):
             if let native { content.showNative(native.assumingMemoryBound(to: GtkWidget.self), name: name) }
+            controls.pageTitle = title ?? ""
         }
     }
 

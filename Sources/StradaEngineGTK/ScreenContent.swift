@@ -72,8 +72,8 @@ package final class ScreenContent {
 
     init(webView: UnsafeMutablePointer<GtkWidget>) {
         widget = gtk_stack_new()
-        gtk_stack_set_transition_type(strada_stack_of(widget), GTK_STACK_TRANSITION_TYPE_CROSSFADE)
-        gtk_stack_set_transition_duration(strada_stack_of(widget), 120)
+        // No transition: what is shown changes at once (a screenshot mid-crossfade cannot be rendered).
+        gtk_stack_set_transition_type(strada_stack_of(widget), GTK_STACK_TRANSITION_TYPE_NONE)
         gtk_stack_add_named(strada_stack_of(widget), webView, "web")
 
         errorPage = adw_status_page_new()

@@ -23,6 +23,10 @@ public struct HostConfiguration: Sendable {
     public var userAgentPrefix: String?
     /// The window title shown when no page or component set one.
     public var title = "Strada"
+    /// Where the path configuration comes from, in order (the last one that loaded wins).
+    public var pathConfigurationSources: [PathConfigurationSource] = []
+    /// Where a server's path configuration is cached (default `$XDG_CACHE_HOME/strada/path-configuration`).
+    public var pathConfigurationCache: String?
 
     public init(startURL: String, originPolicy: OriginPolicy, pluginDirectories: [String]) {
         self.startURL = startURL

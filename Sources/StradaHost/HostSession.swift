@@ -14,6 +14,7 @@ public final class HostSession {
     private let loop = MainLoop()
     private let window: BrowserWindow
     private let navigator: Navigator
+    private let pathConfiguration: PathConfigurationStore
     private let automation: AutomationChannel?
     private let output: HostOutput
     private let logger: Logger
@@ -62,6 +63,17 @@ public final class HostSession {
         navigator = Navigator(
             window: window, registrations: registrations, originPolicy: configuration.originPolicy, logger: logger)
         navigator.report = { event in channel?.emit(event) }
+        pathConfiguration = PathConfigurationStore(
+            sources: configuration.pathConfigurationSources,
+            cacheDirectory: configuration.pathConfigurationCache ?? PathConfigurationStore.defaultCacheDirectory,
+            logger: logger)
+        pathConfiguration.report = { source, outcome in
+            switch outcome {
+            case .success(let rules): channel?.emit(.pathConfigurationLoaded(source: source, rules: rules))
+            case .failure(let error): channel?.emit(.pathConfigurationError(source: source, error: error.reason))
+            }
+        }
+        navigator.pathConfiguration = pathConfiguration
         let handles = window.gtkHandles
         PluginHostExtensions.offerGTKHandles(
             window: handles.window, headerBar: handles.headerBar, webView: handles.webView)
@@ -142,6 +154,25 @@ public final class HostSession {
     /// Shows the window, loads the start page and runs until the host quits; returns the exit code.
     public func run() -> Int32 {
         window.present()
+        // Files and cached server copies apply before the first visit is routed; servers answer later.
+        pathConfiguration.load()
+        navigator.nativeScreen = { [registry, pathConfiguration, logger] url in
+            guard let name = pathConfiguration.current.properties(for: url).viewController else { return nil }
+            guard let plugin = registry.nativeScreenProvider(named: name) else {
+                logger.error(
+                    """
+                    the path configuration makes \(url) native screen "\(name)", but no plugin loaded in the host \
+                    provides it (plugins run with --isolate cannot); showing the web page
+                    """)
+                return nil
+            }
+            let properties = pathConfiguration.current.properties(for: url).json.serialized()
+            guard let screen = plugin.makeNativeScreen(named: name, url: url, propertiesJSON: properties) else {
+                logger.error("plugin \(plugin.id) could not build native screen \"\(name)\"; showing the web page")
+                return nil
+            }
+            return screen
+        }
         window.load(url: configuration.startURL)
         return loop.run()
     }
@@ -372,18 +403,28 @@ public final class HostSession {
         case .listControls:
             automation?.emit(.controls(window.controls.snapshots.map(\.json)))
         case .screenshot(let path):
-            if window.saveScreenshot(to: path) {
-                automation?.emit(.commandOK(command: name, details: ["path": .string(path)]))
-            } else {
-                automation?.emit(
-                    .commandError(
-                        command: name, error: "the window could not be rendered to \(path)",
-                        details: ["path": .string(path)]))
-            }
+            screenshot(to: path, attempts: 20)
         case .call(let pluginID, let action, let arguments):
             call(pluginID, action, arguments)
         case .quit:
             quit(0, "quit command")
+        }
+    }
+
+    /// Saves the window to `path`. Right after the content changed (a screen pushed, an error shown) the
+    /// new widgets have no size until the next frame: then it tries again, every 50 ms.
+    private func screenshot(to path: String, attempts: Int) {
+        if window.saveScreenshot(to: path) {
+            automation?.emit(.commandOK(command: "screenshot", details: ["path": .string(path)]))
+        } else if attempts > 1 {
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
+                self?.screenshot(to: path, attempts: attempts - 1)
+            }
+        } else {
+            automation?.emit(
+                .commandError(
+                    command: "screenshot", error: "the window could not be rendered to \(path)",
+                    details: ["path": .string(path)]))
         }
     }
 

@@ -59,6 +59,13 @@ struct Run: ParsableCommand {
     @Option(help: "Window title.")
     var title = "Strada"
 
+    @Option(
+        name: .customLong("path-configuration"),
+        help: ArgumentHelp(
+            "A Hotwire Native path configuration: a file, or the server's URL (repeatable; the last one loaded "
+                + "wins). A server's copy is cached and used at the next start before the network answers."))
+    var pathConfigurations: [String] = []
+
     func validate() throws {
         _ = try pageURL()
         for origin in allowedOrigins where OriginPolicy.origin(of: origin) == nil {
@@ -99,6 +106,7 @@ struct Run: ParsableCommand {
         configuration.trace = trace
         configuration.userAgentPrefix = userAgentPrefix
         configuration.title = title
+        configuration.pathConfigurationSources = pathConfigurations.map(PathConfigurationSource.init)
         let exitCode = try MainActor.assumeIsolated { () throws -> Int32 in
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)

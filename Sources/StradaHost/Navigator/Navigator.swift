@@ -24,6 +24,13 @@ final class Navigator {
     /// The native screen for a visit to a URL, when the path configuration names one and a plugin builds it
     /// (set by the session); `nil`: the visit is a web page.
     var nativeScreen: (@MainActor (_ url: String) -> NativeScreen?)?
+    /// The path configuration in force (set by the session).
+    var pathConfiguration: PathConfigurationStore?
+
+    /// The path configuration's properties for a visit to `url`.
+    func properties(for url: String) -> PathProperties {
+        pathConfiguration?.current.properties(for: url) ?? PathConfiguration().properties(for: url)
+    }
 
     private let window: BrowserWindow
     private let originPolicy: OriginPolicy
@@ -112,7 +119,7 @@ final class Navigator {
         if let error = top?.error {
             window.show(.error(error))
         } else if let top, let native = top.native {
-            window.show(.native(name: "native-\(top.number)"), native: native.widget)
+            window.show(.native(name: "native-\(top.number)"), native: native.widget, title: top.title)
         } else {
             window.show(.web)
         }
@@ -122,6 +129,7 @@ final class Navigator {
     private func push(native: NativeScreen, url: String) {
         let screen = makeScreen(url: url)
         screen.native = native
+        screen.title = properties(for: url).title ?? ""
         let key = "native-\(screen.number)"
         screen.releaseNative = { [window] in window.removeNative(name: key) }
         logger.info("\(url) is native screen \"\(native.name)\" of plugin \(native.pluginID)")
@@ -299,6 +307,7 @@ final class Navigator {
     }
 
     func titleChanged(_ title: String) {
+        guard top?.native == nil else { return }  // the page underneath a native screen
         top?.title = title
     }
 
@@ -357,7 +366,7 @@ final class Navigator {
 
     /// Turbo proposed a visit: decide what it means for the stack, as Hotwire Native's navigator does.
     private func proposed(_ proposal: Int, location: String, action proposedAction: String) {
-        report?(.visitProposed(url: location, action: proposedAction))
+        report?(.visitProposed(url: location, action: proposedAction, properties: properties(for: location).raw))
         func discard() { window.evaluate("window.__stradaTurbo.discardProposal(\(proposal))") }
         let path = URL(string: location)?.path ?? ""
         if path.hasSuffix("/recede_historical_location") {

@@ -1,0 +1,61 @@
+public import StradaCore
+
+/// The properties of the rules that matched a URL, with upstream's meaning for the keys Hotwire Native knows;
+/// every other key is kept (``raw``) and handed to plugins.
+public struct PathProperties: Sendable, Equatable {
+    /// Where a visit is shown: the main stack, or a modal over it.
+    public enum Context: String, Sendable, CaseIterable {
+        case `default`, modal
+    }
+
+    /// What a visit does to its stack.
+    public enum Presentation: String, Sendable, CaseIterable {
+        case `default`, push, pop, replace, replaceRoot = "replace_root", clearAll = "clear_all", refresh, none
+    }
+
+    /// Whether a visit that differs from the screen shown only in its query string replaces it.
+    public enum QueryStringPresentation: String, Sendable, CaseIterable {
+        case `default`, replace
+    }
+
+    /// Every property, as the rules gave it.
+    public let raw: JSONObject
+
+    public init(_ raw: JSONObject = [:]) { self.raw = raw }
+
+    public var context: Context { raw["context"]?.stringValue.flatMap(Context.init(rawValue:)) ?? .default }
+    public var presentation: Presentation {
+        raw["presentation"]?.stringValue.flatMap(Presentation.init(rawValue:)) ?? .default
+    }
+    public var queryStringPresentation: QueryStringPresentation {
+        raw["query_string_presentation"]?.stringValue.flatMap(QueryStringPresentation.init(rawValue:)) ?? .default
+    }
+    /// A native screen a plugin provides instead of the web page (iOS's key).
+    public var viewController: String? { raw["view_controller"]?.stringValue }
+    /// A title for the screen before (or instead of) the page's own.
+    public var title: String? { raw["title"]?.stringValue }
+    /// One of turbo-rails' historical-location routes.
+    public var isHistoricalLocation: Bool { raw["historical_location"] == .bool(true) }
+
+    /// The properties as one JSON object.
+    public var json: JSON { .object(raw) }
+
+    /// Checks the values of the keys with a known meaning; other keys may hold anything.
+    static func validate(_ raw: JSONObject, at place: String) throws(PathConfigurationError) {
+        func check<Value: RawRepresentable & CaseIterable>(_ key: String, _: Value.Type) throws(PathConfigurationError)
+        where Value.RawValue == String {
+            guard let value = raw[key] else { return }
+            let allowed = Value.allCases.map(\.rawValue)
+            guard let text = value.stringValue, allowed.contains(text) else {
+                throw PathConfigurationError(
+                    "\(place).\(key) is \(value.serialized()); use one of \(allowed.joined(separator: ", "))")
+            }
+        }
+        try check("context", Context.self)
+        try check("presentation", Presentation.self)
+        try check("query_string_presentation", QueryStringPresentation.self)
+        for key in ["view_controller", "title"] where raw[key] != nil && raw[key]?.stringValue == nil {
+            throw PathConfigurationError("\(place).\(key) must be a string")
+        }
+    }
+}
