@@ -8,6 +8,8 @@
 //   Demo.autoplay                            true with ?open=1: the page brings its control up by itself
 //                                            (used by the end-to-end tests and the screenshots)
 //   Demo.native(component)                   whether the native app announced `component`
+//   ?go=<path>                               once the page is shown, Turbo.visit(path) — a visit proposed by
+//                                            the page, as a link would (the path configuration tests use it)
 (function () {
   "use strict";
 
@@ -75,6 +77,15 @@
       document.title = component + ": " + text;
     }
   };
+
+  // ?go=<path>: propose a visit once this page is shown (once per page: Turbo keeps this script running).
+  var proposed = {};
+  document.addEventListener("turbo:load", function () {
+    var go = new URLSearchParams(location.search).get("go");
+    if (!go || proposed[location.href] || !window.Turbo) return;
+    proposed[location.href] = true;
+    setTimeout(function () { window.Turbo.visit(go); }, 50);
+  });
 
   new MutationObserver(updateBadge).observe(html, { attributes: true, attributeFilter: ["data-bridge-components"] });
   document.addEventListener("DOMContentLoaded", updateBadge);

@@ -96,4 +96,120 @@ struct PathConfigurationTests {
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
     }
+
+    /// Every presentation value on the main stack, with the real Turbo: each step pushes screens with the
+    /// `visit` command, and the top page then proposes a visit (`?go=<path>`, Turbo.visit) that a rule gives
+    /// a presentation by its `as=<presentation>` query.
+    static let presentations = """
+        {"settings": {}, "rules": [
+          {"patterns": ["^/posts(\\\\?.*)?$"], "properties": {"query_string_presentation": "replace"}},
+          {"patterns": ["[?&]as=clear_all"], "properties": {"presentation": "clear_all"}},
+          {"patterns": ["[?&]as=replace_root"], "properties": {"presentation": "replace_root"}},
+          {"patterns": ["[?&]as=refresh"], "properties": {"presentation": "refresh"}},
+          {"patterns": ["[?&]as=pop"], "properties": {"presentation": "pop"}},
+          {"patterns": ["[?&]as=none"], "properties": {"presentation": "none"}},
+          {"patterns": ["[?&]as=replace$"], "properties": {"presentation": "replace"}},
+          {"patterns": ["[?&]as=push"], "properties": {"presentation": "push"}}
+        ]}
+        """
+
+    struct Steps {
+        let host: HostProcess
+        let server: RouteAndErrorScreenTests.Server
+
+        /// Pushes `path` with the `visit` command; returns the new depth.
+        @discardableResult
+        func push(_ path: String) async throws -> Int {
+            let mark = host.events.count
+            try host.send(["command": "visit", "url": server.url(path)])
+            let pushed = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark)
+            try await RouteAndErrorScreenTests.next(host, "page.title", after: mark)
+            return pushed["depth"] as? Int ?? 0
+        }
+
+        /// Pushes a page that proposes `proposal` once shown; returns the events after the push, once
+        /// `until` came (or, for `nil`, 600 ms after the proposal).
+        func propose(
+            _ proposal: String, from page: String = "/button", until: String?,
+            where predicate: @escaping ([String: Any]) -> Bool = { _ in true }
+        ) async throws -> [[String: Any]] {
+            let encoded = proposal.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? proposal
+            let mark = host.events.count
+            try host.send(["command": "visit", "url": server.url("\(page)?go=\(encoded)")])
+            try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark)
+            let proposed = try await RouteAndErrorScreenTests.next(host, "visit.proposed", after: mark) {
+                $0["url"] as? String == server.url(proposal)
+            }
+            #expect(proposed["properties"] as? [String: Any] != nil)
+            if let until {
+                try await RouteAndErrorScreenTests.next(host, until, after: mark, where: predicate)
+            } else {
+                try await Task.sleep(for: .milliseconds(600))
+            }
+            return Array(host.events[mark...])
+        }
+
+        static func screenEvents(_ events: [[String: Any]]) -> [String] {
+            events.compactMap { event in
+                guard let name = event["event"] as? String, name.hasPrefix("screen.") else { return nil }
+                let url = (event["url"] as? String).flatMap { URL(string: $0) }
+                let path = (url?.path ?? "") + (url?.query.map { "?" + $0 } ?? "")
+                return "\(name.dropFirst(7)) \(event["depth"] as? Int ?? 0) \(path.components(separatedBy: "?go=")[0])"
+            }
+        }
+    }
+
+    @Test func everyPresentationOnTheMainStack() async throws {
+        let server = try await RouteAndErrorScreenTests.Server(turbo: true)
+        let configuration = try Self.write(Self.presentations, named: "presentations.json")
+        let host = try HostProcess(
+            page: server.url("/posts"),
+            arguments: [
+                "--plugins", try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so"]),
+                "--path-configuration", configuration,
+            ])
+        try await host.waitFor("turbo.ready")
+        let steps = Steps(host: host, server: server)
+
+        // clear_all: back to the first screen, which is refreshed; the proposal is not visited.
+        try await steps.push("/menu")
+        var events = try await steps.propose("/form?as=clear_all", until: "screen.replaced")
+        #expect(Steps.screenEvents(events) == ["pushed 3 /button", "popped 1 /posts", "replaced 1 /posts"])
+
+        // pop: the screen that proposed it goes.
+        try await steps.push("/menu")
+        events = try await steps.propose("/form?as=pop", until: "screen.popped")
+        #expect(Steps.screenEvents(events) == ["pushed 3 /button", "popped 2 /menu"])
+
+        // none: nothing happens.
+        events = try await steps.propose("/form?as=none", until: nil)
+        #expect(Steps.screenEvents(events) == ["pushed 3 /button"])
+
+        // refresh: pop, then the screen revealed is refreshed.
+        events = try await steps.propose("/form?as=refresh", until: "screen.replaced")
+        #expect(Steps.screenEvents(events) == ["pushed 4 /button", "popped 3 /button", "replaced 3 /button"])
+
+        // replace: the proposal replaces the screen that proposed it.
+        events = try await steps.propose("/form?as=replace", until: "screen.replaced")
+        #expect(Steps.screenEvents(events) == ["pushed 4 /button", "replaced 4 /form?as=replace"])
+
+        // push: a new screen, as an advance visit.
+        events = try await steps.propose("/menu?as=push", until: "screen.pushed") { $0["depth"] as? Int == 6 }
+        #expect(Steps.screenEvents(events) == ["pushed 5 /button", "pushed 6 /menu?as=push"])
+
+        // query_string_presentation replace: /posts?page=2 over /posts?… is the same screen, replaced.
+        events = try await steps.propose("/posts?page=2", from: "/posts", until: "screen.replaced")
+        #expect(Steps.screenEvents(events) == ["pushed 7 /posts", "replaced 7 /posts?page=2"])
+
+        // replace_root: the proposal becomes the only screen; Back has nowhere to go.
+        events = try await steps.propose("/menu?as=replace_root", until: "screen.pushed") { $0["depth"] as? Int == 1 }
+        #expect(Steps.screenEvents(events) == ["pushed 8 /button", "pushed 1 /menu?as=replace_root"])
+        let mark = host.events.count
+        try host.send(["command": "back"])
+        #expect(
+            (try await RouteAndErrorScreenTests.next(host, "command.error", after: mark))["command"] as? String
+                == "back")
+        try await RouteAndErrorScreenTests.quit(host)
+        server.stop()
+    }
 }

@@ -334,12 +334,23 @@ final class Navigator {
                 {
                     pop(to: index, action: "restore")
                 }
+            } else if let top, top.visitIdentifier == nil {
+                // The visit the top screen was pushed (or replaced) for: later messages about it name it, and
+                // a restore finds the screen by its history entry's restoration identifier — even when Turbo
+                // cancels the visit before it completes (the next visit started first).
+                top.visitIdentifier = string("identifier")
+                top.restorationIdentifier = string("restorationIdentifier") ?? top.restorationIdentifier
             }
         case "visitCompleted":
-            guard let top else { return }
-            if let location = string("location") { top.url = location }
-            if let title = string("title") { top.title = title }
-            top.restorationIdentifier = string("restorationIdentifier") ?? top.restorationIdentifier
+            // The screen whose visit this is: the top one, unless another visit was pushed meanwhile (its
+            // completion is reported after a repaint, so it can arrive after the next visit started).
+            let identifier = string("identifier")
+            guard let screen = stack.last(where: { identifier != nil && $0.visitIdentifier == identifier }) ?? top
+            else { return }
+            if let location = string("location") { screen.url = location }
+            if let title = string("title") { screen.title = title }
+            screen.restorationIdentifier = string("restorationIdentifier") ?? screen.restorationIdentifier
+            guard let top, screen === top else { return }  // history has moved on: restore finds it by identifier
             top.historyItem = window.currentHistoryItem
             if let refresh = refreshAfterRestore, URLMatching.samePage(refresh, top.url) {
                 refreshAfterRestore = nil
@@ -366,21 +377,20 @@ final class Navigator {
 
     /// Turbo proposed a visit: decide what it means for the stack, as Hotwire Native's navigator does.
     private func proposed(_ proposal: Int, location: String, action proposedAction: String) {
-        report?(.visitProposed(url: location, action: proposedAction, properties: properties(for: location).raw))
+        let properties = properties(for: location)
+        report?(.visitProposed(url: location, action: proposedAction, properties: properties.raw))
         func discard() { window.evaluate("window.__stradaTurbo.discardProposal(\(proposal))") }
-        let path = URL(string: location)?.path ?? ""
-        if path.hasSuffix("/recede_historical_location") {
-            discard()
-            _ = back()
-            return
+        func run(_ action: String) {
+            window.evaluate("window.__stradaTurbo.visitProposal(\(proposal), \(JSON.string(action).serialized()))")
         }
-        if path.hasSuffix("/resume_historical_location") {
+        if properties.isHistoricalLocation {
+            // turbo-rails' recede / resume / refresh routes: never shown as pages.
             discard()
-            return
-        }
-        if path.hasSuffix("/refresh_historical_location") {
-            discard()
-            if let top { replaceTopAndVisit(top.url, reason: "refresh") }
+            switch properties.presentation {
+            case .pop: _ = back()
+            case .refresh: if let top { replaceTopAndVisit(top.url, reason: "refresh") }
+            default: break
+            }
             return
         }
         guard originPolicy.allows(location) else {
@@ -395,10 +405,57 @@ final class Navigator {
             push(native: native, url: location)
             return
         }
+        switch properties.presentation {
+        case .none:
+            discard()
+            return
+        case .pop:
+            discard()
+            _ = back()
+            return
+        case .refresh:
+            // Pop, then refresh the screen revealed (on the first screen: refresh it).
+            discard()
+            if stack.count > 1 {
+                refreshAfterRestore = stack[stack.count - 2].url
+                _ = back()
+            } else {
+                replaceTopAndVisit(top.url, reason: "refresh")
+            }
+            return
+        case .clearAll:
+            // Back to the first screen, refreshed; the proposal itself is not visited.
+            discard()
+            if stack.count > 1 {
+                refreshAfterRestore = stack[0].url
+                window.goBack(to: stack[0].historyItem)
+            } else {
+                replaceTopAndVisit(top.url, reason: "refresh")
+            }
+            return
+        case .replaceRoot:
+            // The proposal becomes the only screen.
+            let screen = makeScreen(url: location)
+            screen.hasTurbo = true
+            screen.document = top.document
+            top.disappear()
+            for old in stack.reversed() { old.destroy() }
+            stack.removeAll()
+            push(screen, action: "replace_root")
+            run("replace")
+            return
+        case .replace, .push, .default:
+            break
+        }
         var action = proposedAction == "replace" ? "replace" : "advance"
-        if URLMatching.samePage(location, top.url) {
+        let ignoringQuery = properties.queryStringPresentation == .replace
+        if properties.presentation == .replace {
+            action = "replace"
+        } else if properties.presentation == .push {
+            action = "advance"
+        } else if Self.samePage(location, top.url, ignoringQuery: ignoringQuery) {
             action = "replace"  // a visit to the screen shown replaces it
-        } else if stack.count > 1, URLMatching.samePage(location, stack[stack.count - 2].url) {
+        } else if stack.count > 1, Self.samePage(location, stack[stack.count - 2].url, ignoringQuery: ignoringQuery) {
             // A visit to the screen below (e.g. a form redirected back to where it came from): pop to it,
             // then refresh it, so what it shows is current.
             discard()
@@ -414,7 +471,16 @@ final class Navigator {
         } else {
             push(screen, action: "advance")
         }
-        window.evaluate("window.__stradaTurbo.visitProposal(\(proposal), \(JSON.string(action).serialized()))")
+        run(action)
+    }
+
+    /// Whether two URLs are the same screen; with `query_string_presentation: replace`, whatever their queries.
+    static func samePage(_ a: String, _ b: String, ignoringQuery: Bool) -> Bool {
+        guard ignoringQuery else { return URLMatching.samePage(a, b) }
+        func withoutQuery(_ url: String) -> String {
+            String(url.prefix { $0 != "?" && $0 != "#" })
+        }
+        return URLMatching.samePage(withoutQuery(a), withoutQuery(b))
     }
 
     /// Replaces the top screen with a fresh one for `url` and has Turbo load it in place.

@@ -18,6 +18,8 @@ final class Screen: BridgeDestination {
     var historyItem: HistoryItem?
     /// Turbo's restoration identifier for the screen's history entry (restore visits).
     var restorationIdentifier: String?
+    /// Turbo's identifier of the visit that made the screen (its completion names it).
+    var visitIdentifier: String?
     /// The page's Turbo runs this screen's visits (else each visit is a full load).
     var hasTurbo = false
     /// The document the screen's components talk to, numbered by the navigator; `nil` until the document's
