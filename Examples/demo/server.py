@@ -25,6 +25,9 @@ Python 3 standard library only. Routes:
                               turbo-rails' historical-location routes (native apps pop / stay / refresh)
     GET  /links               links that leave the app: another origin, a redirect out, mailto:, target=_blank
     GET  /away?to=URL         answers 302 Found → URL (a redirect out of the app)
+    GET  /configurations/linux.json   the app's path configuration (path-configuration.json next to this file, or
+                              the file given with --path-configuration FILE), for `strada-host run
+                              --path-configuration http://…/configurations/linux.json`
     GET  /turbo.js            the real Turbo, with --turbo FILE (e.g. `--turbo "$(scripts/fetch-turbo)"`):
                               every page then loads it, and Turbo Drive turns its links and forms into visits
 """
@@ -42,7 +45,8 @@ REPOSITORY = os.path.dirname(os.path.dirname(HERE))
 PAGES = os.path.join(HERE, "pages")
 COMPONENTS = ["form", "menu", "overflow-menu", "button", "alert", "toast", "page", "search", "share", "theme"]
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
-                 ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png"}
+                 ".js": "text/javascript; charset=utf-8", ".svg": "image/svg+xml", ".png": "image/png",
+                 ".json": "application/json"}
 
 # Messages posted through the form page, kept in memory for the result page; posts likewise.
 messages = []
@@ -50,6 +54,7 @@ posts = []
 messages_lock = threading.Lock()
 # The real Turbo's file (--turbo), or None: then pages load no Turbo and every visit is a full page load.
 TURBO_FILE = None
+PATH_CONFIGURATION = os.path.join(HERE, "path-configuration.json")
 HISTORICAL = {
     "/recede_historical_location": "Going back…",
     "/resume_historical_location": "Staying put…",
@@ -85,6 +90,8 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
             return self.send_post(path[len("/posts/"):], send_body)
         if path in HISTORICAL:
             return self.send_page("historical.html", {"text": HISTORICAL[path]}, send_body)
+        if path == "/configurations/linux.json":
+            return self.send_file(PATH_CONFIGURATION, send_body)
         if path == "/links":
             # The same server under another host name is another origin.
             other = "http://localhost:%d/posts" % self.server.server_address[1]
@@ -241,8 +248,12 @@ def main():
     parser.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
     parser.add_argument("--turbo", metavar="FILE", help="the real Turbo to serve and load in every page "
                         "(scripts/fetch-turbo prints its path); without it every visit is a full page load")
+    parser.add_argument("--path-configuration", metavar="FILE",
+                        help="serve this file as /configurations/linux.json (default: path-configuration.json here)")
     arguments = parser.parse_args()
-    global TURBO_FILE
+    global TURBO_FILE, PATH_CONFIGURATION
+    if arguments.path_configuration:
+        PATH_CONFIGURATION = os.path.abspath(arguments.path_configuration)
     if arguments.turbo:
         if not os.path.isfile(arguments.turbo):
             parser.error("--turbo %s: no such file; run scripts/fetch-turbo and pass the path it prints" % arguments.turbo)

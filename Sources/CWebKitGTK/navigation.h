@@ -121,4 +121,17 @@ static inline void strada_install_refresh_triggers(GtkWidget *window, strada_ref
                              gtk_callback_action_new(strada_refresh_shortcut, trigger, NULL)));
     gtk_widget_add_controller(window, shortcuts);
 }
+/* Escape dismisses a modal window (capture phase: before the web view sees it). */
+static inline void strada_install_escape_trigger(GtkWidget *window, strada_refresh_callback callback, void *data) {
+    strada_refresh_trigger *trigger = g_new0(strada_refresh_trigger, 1); /* lives as long as the window */
+    trigger->callback = callback;
+    trigger->data = data;
+    GtkEventController *shortcuts = gtk_shortcut_controller_new();
+    gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE);
+    gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(shortcuts),
+                                         gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
+                                                          gtk_callback_action_new(strada_refresh_shortcut, trigger,
+                                                                                  NULL)));
+    gtk_widget_add_controller(window, shortcuts);
+}
 #endif

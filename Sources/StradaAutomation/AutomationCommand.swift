@@ -22,13 +22,15 @@ public enum AutomationCommand: Sendable, Equatable {
     case reload
     /// Retries the failed visit of the error screen shown (its Retry button).
     case retry
+    /// Dismisses the modal shown (as its Cancel button does).
+    case dismissModal
     case screenshot(path: String)
     case quit
 
     /// Every command name, as it appears on the wire.
     public enum Name: String, CaseIterable, Sendable {
         case activate, choose, dismiss, confirm, type, call, controls, navigate, visit, back, reload, retry, screenshot
-        case quit
+        case quit, dismissModal = "dismiss-modal"
     }
 
     public var name: Name {
@@ -45,6 +47,7 @@ public enum AutomationCommand: Sendable, Equatable {
         case .back: .back
         case .reload: .reload
         case .retry: .retry
+        case .dismissModal: .dismissModal
         case .screenshot: .screenshot
         case .quit: .quit
         }
@@ -92,6 +95,7 @@ public enum AutomationCommand: Sendable, Equatable {
         case .back: self = .back
         case .reload: self = .reload
         case .retry: self = .retry
+        case .dismissModal: self = .dismissModal
         case .screenshot: self = .screenshot(path: try string("path", "a string \"path\" (a .png file)"))
         case .quit: self = .quit
         }

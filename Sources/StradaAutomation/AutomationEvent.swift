@@ -74,6 +74,10 @@ public enum AutomationEvent: Sendable, Equatable {
     /// force are kept).
     case pathConfigurationLoaded(source: String, rules: Int)
     case pathConfigurationError(source: String, error: String)
+    /// A modal was presented over the main window for `url` (its first screen), or dismissed (`reason`:
+    /// "cancel", "command", a visit of the main stack, a presentation, …).
+    case modalPresented(url: String, width: Int, height: Int)
+    case modalDismissed(reason: String)
     /// The error screen is shown for a failed visit (`statusCode` 0: no response at all).
     case screenError(url: String, statusCode: Int, title: String, message: String)
     /// The page's Turbo registered our adapter: from now on its visits are proposed to the navigator.
@@ -100,6 +104,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case screenPushed = "screen.pushed", screenReplaced = "screen.replaced", screenPopped = "screen.popped"
         case visitProposed = "visit.proposed", visitFailed = "visit.failed", turboReady = "turbo.ready"
         case screenError = "screen.error"
+        case modalPresented = "modal.presented", modalDismissed = "modal.dismissed"
         case pathConfigurationLoaded = "path-configuration.loaded", pathConfigurationError = "path-configuration.error"
         case benchmarkRoundtrip = "benchmark.roundtrip"
 
@@ -153,6 +158,8 @@ public enum AutomationEvent: Sendable, Equatable {
         case .visitProposed: .visitProposed
         case .visitFailed: .visitFailed
         case .screenError: .screenError
+        case .modalPresented: .modalPresented
+        case .modalDismissed: .modalDismissed
         case .pathConfigurationLoaded: .pathConfigurationLoaded
         case .pathConfigurationError: .pathConfigurationError
         case .turboReady: .turboReady
@@ -219,6 +226,9 @@ public enum AutomationEvent: Sendable, Equatable {
         case .pathConfigurationLoaded(let source, let rules):
             ["source": .string(source), "rules": .number(Double(rules))]
         case .pathConfigurationError(let source, let error): ["source": .string(source), "error": .string(error)]
+        case .modalPresented(let url, let width, let height):
+            ["url": .string(url), "width": .number(Double(width)), "height": .number(Double(height))]
+        case .modalDismissed(let reason): ["reason": .string(reason)]
         case .turboReady(let url, let version): ["url": .string(url), "version": .string(version)]
         case .benchmarkRoundtrip(let result): ["result": result]
         }

@@ -31,6 +31,8 @@ package enum PageEvent: Sendable {
     case retryRequested
     /// The user asked to refresh the screen: Ctrl+R or F5.
     case refreshRequested
+    /// A modal's Cancel button, Escape, or its close button: the modal should be dismissed.
+    case dismissRequested
 }
 
 /// A navigation WebKit asks the host about (see ``BrowserWindow/decideRoute``).
@@ -91,10 +93,20 @@ package final class BrowserWindow {
 
     /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
     /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
+    /// The window this modal is presented over (`nil` for the main window).
+    package private(set) weak var parent: BrowserWindow?
+    /// The modal presented over this window, if any (its picture is part of this window's screenshot).
+    package weak var presentedModal: BrowserWindow?
+
+    /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
+    /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
+    /// With `parent`, the window is a modal over it (transient, modal, `size` or 80 % of the parent's, a
+    /// Cancel button that asks to dismiss it, as do Escape and its close button).
     package init(
         title: String, componentNames: [String], originPolicy: OriginPolicy, userAgentPrefix: String? = nil,
-        logger: Logger
+        logger: Logger, modalOver parent: BrowserWindow? = nil, size: (width: Int, height: Int)? = nil
     ) {
+        self.parent = parent
         self.originPolicy = originPolicy
         self.componentNames = componentNames
         self.logger = logger
@@ -102,7 +114,17 @@ package final class BrowserWindow {
         window = gtk_window_new()
         let gtkWindow = strada_gtk_window(window)
         gtk_window_set_title(gtkWindow, title)
-        gtk_window_set_default_size(gtkWindow, 960, 640)
+        if let parent {
+            let parentWindow = strada_gtk_window(parent.window)
+            let width = size?.width ?? Int(Double(max(gtk_widget_get_width(parent.window), 480)) * 0.8)
+            let height = size?.height ?? Int(Double(max(gtk_widget_get_height(parent.window), 360)) * 0.8)
+            gtk_window_set_default_size(gtkWindow, Int32(width), Int32(height))
+            gtk_window_set_transient_for(gtkWindow, parentWindow)
+            gtk_window_set_modal(gtkWindow, 1)
+            gtk_window_set_destroy_with_parent(gtkWindow, 1)
+        } else {
+            gtk_window_set_default_size(gtkWindow, 960, 640)
+        }
 
         webView = WebView(userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames))
         bridge = Bridge(webView: webView, logger: logger)
@@ -117,6 +139,20 @@ package final class BrowserWindow {
         gtk_widget_set_visible(backButton, 0)
         adw_header_bar_pack_start(strada_adw_header_bar(controls.headerBar), backButton)
         onSignal(UnsafeMutableRawPointer(backButton), "clicked") { [weak self] in self?.onPageEvent?(.backRequested) }
+        if parent != nil {
+            // A modal, the GNOME way: Cancel at the start of its header bar, Escape, the close button.
+            let cancel = gtk_button_new_with_mnemonic("_Cancel")!
+            adw_header_bar_pack_start(strada_adw_header_bar(controls.headerBar), cancel)
+            onSignal(UnsafeMutableRawPointer(cancel), "clicked") { [weak self] in self?.onPageEvent?(.dismissRequested)
+            }
+            strada_install_escape_trigger(
+                window,
+                { data in
+                    guard let data else { return }
+                    let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                    MainActor.assumeIsolated { window.onPageEvent?(.dismissRequested) }
+                }, Unmanaged.passUnretained(self).toOpaque())
+        }
         strada_install_back_triggers(
             window,
             { data in
@@ -166,7 +202,12 @@ package final class BrowserWindow {
             self?.onPageEvent?(.webProcessTerminated(reason: text))
         }
         onBoolSignal(UnsafeMutableRawPointer(window), "close-request") { [weak self] in
-            self?.onPageEvent?(.windowClosed)
+            guard let self else { return false }
+            if self.parent != nil {
+                self.onPageEvent?(.dismissRequested)
+                return true  // the navigator dismisses it (and destroys the window)
+            }
+            self.onPageEvent?(.windowClosed)
             return false
         }
     }
@@ -263,11 +304,33 @@ package final class BrowserWindow {
         gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
         // Popovers and dialogs are surfaces of their own: draw them where they are shown.
         controls.drawOverlays(into: snapshot, window: window, width: Double(width), height: Double(height))
+        if let modal = presentedModal {
+            modal.drawAsModal(into: snapshot, width: Double(width), height: Double(height))
+        }
         guard let node = gtk_snapshot_free_to_node(snapshot) else { return false }
         defer { gsk_render_node_unref(node) }
         guard let texture = gsk_renderer_render_texture(renderer, node, nil) else { return false }
         defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
         return gdk_texture_save_to_png(texture, path) != 0
+    }
+
+    /// Draws this modal centred over its parent's picture (`width` × `height`), the parent dimmed, as GNOME
+    /// shows a modal window.
+    private func drawAsModal(into snapshot: OpaquePointer?, width: Double, height: Double) {
+        let modalWidth = Double(gtk_widget_get_width(window)), modalHeight = Double(gtk_widget_get_height(window))
+        guard modalWidth > 0, modalHeight > 0 else { return }
+        var dim = graphene_rect_t(
+            origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
+        var shade = GdkRGBA(red: 0, green: 0, blue: 0, alpha: 0.35)
+        gtk_snapshot_append_color(snapshot, &shade, &dim)
+        var origin = graphene_point_t(x: Float((width - modalWidth) / 2), y: Float((height - modalHeight) / 2))
+        gtk_snapshot_save(snapshot)
+        gtk_snapshot_translate(snapshot, &origin)
+        let paintable = gtk_widget_paintable_new(window)
+        gdk_paintable_snapshot(paintable, snapshot, modalWidth, modalHeight)
+        g_object_unref(UnsafeMutableRawPointer(paintable))
+        controls.drawOverlays(into: snapshot, window: window, width: modalWidth, height: modalHeight)
+        gtk_snapshot_restore(snapshot)
     }
 
     /// The raw GTK objects (for the "dev.strada.gtk-handles/1" plugin extension): window, header bar, web view.
@@ -281,6 +344,22 @@ package final class BrowserWindow {
     }
 
     package func present() { gtk_window_present(strada_gtk_window(window)) }
+
+    /// The window's size now (its default size before it is shown).
+    package var size: (width: Int, height: Int) {
+        let width = gtk_widget_get_width(window), height = gtk_widget_get_height(window)
+        if width > 0, height > 0 { return (Int(width), Int(height)) }
+        var defaultWidth: Int32 = 0, defaultHeight: Int32 = 0
+        gtk_window_get_default_size(strada_gtk_window(window), &defaultWidth, &defaultHeight)
+        return (Int(defaultWidth), Int(defaultHeight))
+    }
+
+    /// Destroys the window (a dismissed modal): its web view and web process go with it.
+    package func destroy() {
+        onPageEvent = nil
+        decideRoute = nil
+        gtk_window_destroy(strada_gtk_window(window))
+    }
     package func load(url: String) {
         requestedURL = url
         webView.load(url: url)

@@ -29,6 +29,9 @@ final class WebView: BridgeWebView, AnchorView {
     /// Payloads longer than this are not converted (the bridge's own limit; the relay holds the same number).
     var maxPayloadBytes = JSONLimits.messages.maxBytes
 
+    /// The network session every web view shares (never freed: it lives as long as the process).
+    nonisolated(unsafe) private static let networkSession = webkit_network_session_new_ephemeral()!
+
     /// The name of the benchmark-only echo channel (see ``installEchoChannel()``).
     static let echoChannel = "stradaEcho"
     private let contentManager: OpaquePointer
@@ -36,9 +39,8 @@ final class WebView: BridgeWebView, AnchorView {
     init(userAgentSuffix: String) {
         let contentManager = webkit_user_content_manager_new()!
         self.contentManager = contentManager
-        let session = webkit_network_session_new_ephemeral()!
-        widget = strada_web_view_new(contentManager, session)
-        g_object_unref(UnsafeMutableRawPointer(session))
+        // One network session for every web view of the process (a modal's too): one cookie jar, one login.
+        widget = strada_web_view_new(contentManager, Self.networkSession)
         view = strada_webkit_web_view(widget)
 
         let settings = webkit_web_view_get_settings(view)

@@ -27,7 +27,8 @@ extension AutomationEvent {
         case .closeRequestedByPage: self = .pageClosed
         case .windowClosed: self = .windowClosed
         case .webProcessTerminated(let reason): self = .pageCrashed(reason: reason)
-        case .locationChanged, .turbo, .backRequested, .loadFailed, .httpError, .retryRequested, .refreshRequested:
+        case .locationChanged, .turbo, .backRequested, .loadFailed, .httpError, .retryRequested, .refreshRequested,
+            .dismissRequested:
             return nil
         }
     }

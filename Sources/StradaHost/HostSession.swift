@@ -99,34 +99,18 @@ public final class HostSession {
         channel?.emit(.hostReady(userAgent: window.userAgent, components: names, plugins: plugins))
 
         let trace = configuration.trace
-        window.bridge.observer = { [navigator] traffic in
-            // A fresh document: the navigator renews stale components before the bridge answers "ready".
-            if case .ready = traffic { navigator.bridgeReady() }
-            if trace { output.trace(Trace.line(for: traffic)) }
-            guard let channel, channel.wants(AutomationEvent.name(of: traffic)) else { return }
-            channel.emit(AutomationEvent(traffic))
-        }
-        window.controls.observer = { change in channel?.emit(AutomationEvent(change)) }
-        if channel != nil { window.controls.launchesBrowser = false }
+        wire(window, to: navigator)
         window.onPageEvent = { [weak self, navigator] event in
             if let automation = AutomationEvent(event) { channel?.emit(automation) }
+            guard !navigator.handle(event) else { return }
             switch event {
-            case .committed(let url, _): navigator.pageCommitted(url: url)
-            case .locationChanged: navigator.locationChanged()
-            case .titleChanged(let title): navigator.titleChanged(title)
-            case .turbo(let message): navigator.turbo(message)
-            case .backRequested: _ = navigator.back()
             case .closeRequestedByPage: self?.quit(0, "the page called window.close()")
             case .windowClosed: self?.quit(0, "the window was closed")
             case .webProcessTerminated: self?.webProcessDied()
-            case .loadFailed(let error): navigator.loadFailed(error)
-            case .httpError(let error): navigator.httpError(error)
-            case .retryRequested: _ = navigator.retry()
-            case .refreshRequested: navigator.refresh()
             default: break
             }
         }
-        window.decideRoute = { [navigator] request in navigator.route(request) }
+        navigator.makeModal = { [weak self] url, properties in self?.presentModal(url, properties: properties) }
         channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) })
         for plugin in isolated { observe(plugin) }
         if configuration.watch {
@@ -380,10 +364,16 @@ public final class HostSession {
         case .type(let id, let text):
             act(name, id) { (controls) throws(ControlActionError) in try controls.type(id: id, text: text) }
         case .reload:
-            navigator.refresh()
+            (navigator.modal ?? navigator).refresh()
             automation?.emit(.commandOK(command: name))
+        case .dismissModal:
+            if navigator.dismissModal(reason: "command") {
+                automation?.emit(.commandOK(command: name))
+            } else {
+                automation?.emit(.commandError(command: name, error: "no modal is presented"))
+            }
         case .retry:
-            if navigator.retry() {
+            if (navigator.modal ?? navigator).retry() {
                 automation?.emit(.commandOK(command: name))
             } else {
                 automation?.emit(.commandError(command: name, error: "no error screen is shown: nothing to retry"))
@@ -392,16 +382,18 @@ public final class HostSession {
             navigator.navigate(url)
             automation?.emit(.commandOK(command: name, details: ["url": .string(url)]))
         case .visit(let url, let action):
-            navigator.visit(url, action: action)
+            (navigator.modal ?? navigator).visit(url, action: action)
             automation?.emit(.commandOK(command: name, details: ["url": .string(url), "action": .string(action)]))
         case .back:
-            if navigator.back() {
-                automation?.emit(.commandOK(command: name, details: ["depth": .number(Double(navigator.stack.count))]))
+            let active = navigator.modal ?? navigator
+            if active.back() {
+                let depth = (navigator.modal ?? navigator).stack.count
+                automation?.emit(.commandOK(command: name, details: ["depth": .number(Double(depth))]))
             } else {
                 automation?.emit(.commandError(command: name, error: "there is no screen to go back to"))
             }
         case .listControls:
-            automation?.emit(.controls(window.controls.snapshots.map(\.json)))
+            automation?.emit(.controls(activeWindow.controls.snapshots.map(\.json)))
         case .screenshot(let path):
             screenshot(to: path, attempts: 20)
         case .call(let pluginID, let action, let arguments):
@@ -447,11 +439,68 @@ public final class HostSession {
     /// Runs one automation action on a control and reports its outcome.
     private func act(_ command: String, _ id: String, _ body: (WindowControls) throws(ControlActionError) -> Void) {
         do {
-            try body(window.controls)
+            try body(activeWindow.controls)
             automation?.emit(.commandOK(command: command, details: ["control": .string(id)]))
         } catch {
             automation?.emit(
                 .commandError(command: command, error: error.description, details: ["control": .string(id)]))
         }
+    }
+}
+
+// MARK: Windows and modals
+
+extension HostSession {
+    /// The window the user acts in: the modal when one is presented, else the main window.
+    private var activeWindow: BrowserWindow { navigator.modal?.window ?? window }
+
+    /// What every window reports, whichever stack it shows: bridge traffic (the navigator renews stale
+    /// components at "ready"; trace lines; automation events), control changes, and where navigations go.
+    private func wire(_ window: BrowserWindow, to navigator: Navigator) {
+        let channel = automation, trace = configuration.trace, output = output
+        window.bridge.observer = { [weak navigator] traffic in
+            // A fresh document: the navigator renews stale components before the bridge answers "ready".
+            if case .ready = traffic { navigator?.bridgeReady() }
+            if trace { output.trace(Trace.line(for: traffic)) }
+            guard let channel, channel.wants(AutomationEvent.name(of: traffic)) else { return }
+            channel.emit(AutomationEvent(traffic))
+        }
+        window.controls.observer = { change in channel?.emit(AutomationEvent(change)) }
+        if channel != nil { window.controls.launchesBrowser = false }
+        window.decideRoute = { [weak navigator] request in navigator?.route(request) ?? false }
+    }
+
+    /// A modal over the main window for a visit to `url`: its own window (sized by the rule's
+    /// `modal_style`, or `width` and `height`), web view, bridge and screen stack, with the path
+    /// configuration and native screens of the main one.
+    private func presentModal(_ url: String, properties: PathProperties) -> Navigator? {
+        let registrations = navigator.registrations
+        let size = properties.modalSize(over: window.size)
+        let modalWindow = BrowserWindow(
+            title: configuration.title, componentNames: ComponentRegistration.uniqueNames(registrations),
+            originPolicy: configuration.originPolicy, userAgentPrefix: configuration.userAgentPrefix, logger: logger,
+            modalOver: window, size: size)
+        let modal = Navigator(
+            window: modalWindow, registrations: registrations, originPolicy: configuration.originPolicy,
+            logger: logger, stackName: "modal")
+        modal.report = navigator.report
+        modal.pathConfiguration = navigator.pathConfiguration
+        modal.nativeScreen = navigator.nativeScreen
+        wire(modalWindow, to: modal)
+        let channel = automation
+        modalWindow.onPageEvent = { [weak self, weak modal] event in
+            if let automation = AutomationEvent(event) { channel?.emit(automation) }
+            guard let self, let modal, !modal.handle(event) else { return }
+            switch event {
+            case .closeRequestedByPage: self.navigator.dismissModal(reason: "closed by the page")
+            case .webProcessTerminated: modalWindow.reload()
+            default: break
+            }
+        }
+        logger.info("presenting \(url) in a modal (\(size.width)×\(size.height))")
+        modalWindow.load(url: url)
+        modalWindow.present()
+        channel?.emit(.modalPresented(url: url, width: size.width, height: size.height))
+        return modal
     }
 }

@@ -212,4 +212,188 @@ struct PathConfigurationTests {
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
     }
+
+    // MARK: Modals
+
+    /// The demo's own path configuration (`/new$` is a modal), plus the presentation rules of the test above.
+    static func demoRules() throws -> String {
+        let demo = try String(contentsOfFile: Repository.path("Examples/demo/path-configuration.json"), encoding: .utf8)
+        let extra = """
+            {"patterns": ["[?&]as=pop"], "properties": {"presentation": "pop"}},
+            {"patterns": ["[?&]as=refresh"], "properties": {"presentation": "refresh"}},
+            {"patterns": ["[?&]as=modal"], "properties": {"context": "modal"}}
+            """
+        guard let end = demo.range(of: "]", options: .backwards) else { return demo }
+        return demo.replacingCharacters(in: end, with: ", " + extra + "]")
+    }
+
+    static func startDemo() async throws -> (RouteAndErrorScreenTests.Server, HostProcess) {
+        let server = try await RouteAndErrorScreenTests.Server(turbo: true)
+        let configuration = try Self.write(try Self.demoRules(), named: "demo.json")
+        let plugins = try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so", "libStradaFormPlugin.so"])
+        let host = try HostProcess(
+            page: server.url("/posts"), arguments: ["--plugins", plugins, "--path-configuration", configuration])
+        try await host.waitFor("turbo.ready")
+        return (server, host)
+    }
+
+    static func controls(_ host: HostProcess, _ expected: [String]) async throws -> [String] {
+        try await RouteAndErrorScreenTests.controls(host, settleOn: expected)
+    }
+
+    @Test func aModalFormIsPresentedPushesInsideAndIsDismissed() async throws {
+        let (server, host) = try await Self.startDemo()
+        #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
+
+        // New post: /posts/new is a modal (the demo's rule): its own window and stack over the index.
+        var mark = host.events.count
+        try host.send(["command": "activate", "control": "button.button-right"])
+        let presented = try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        #expect(presented["url"] as? String == server.url("/posts/new"))
+        let first = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark) {
+            $0["stack"] as? String == "modal"
+        }
+        #expect(first["depth"] as? Int == 1)
+        // The modal's form owns the header bar the user acts in; the index's button is under it, kept.
+        #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
+        #expect(!host.events[mark...].contains { $0["event"] as? String == "screen.popped" })
+
+        // A picture: the modal over the dimmed main window.
+        let picture = (try TemporaryDirectory.make("shot") as NSString).appendingPathComponent("modal.png")
+        try host.send(["command": "screenshot", "path": picture])
+        try await RouteAndErrorScreenTests.next(host, "command.ok", after: mark) {
+            $0["command"] as? String == "screenshot"
+        }
+
+        // Inside the modal, visits push on the modal's stack; Back pops there.
+        mark = host.events.count
+        try host.send(["command": "visit", "url": server.url("/button")])
+        let pushed = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark)
+        #expect(pushed["stack"] as? String == "modal" && pushed["depth"] as? Int == 2)
+        mark = host.events.count
+        try host.send(["command": "back"])
+        let popped = try await RouteAndErrorScreenTests.next(host, "screen.popped", after: mark)
+        #expect(popped["stack"] as? String == "modal" && popped["depth"] as? Int == 1)
+        #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
+
+        // Dismissed: the index is shown as it was, its button working.
+        mark = host.events.count
+        try host.send(["command": "dismiss-modal"])
+        let dismissed = try await RouteAndErrorScreenTests.next(host, "modal.dismissed", after: mark)
+        #expect(dismissed["reason"] as? String == "command")
+        #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
+        mark = host.events.count
+        try host.send(["command": "dismiss-modal"])
+        #expect(
+            (try await RouteAndErrorScreenTests.next(host, "command.error", after: mark))["command"] as? String
+                == "dismiss-modal")
+        try await RouteAndErrorScreenTests.quit(host)
+        server.stop()
+    }
+
+    @Test func savingTheModalFormDismissesItAndTheMainStackShowsThePost() async throws {
+        let (server, host) = try await Self.startDemo()
+        #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
+        var mark = host.events.count
+        try host.send(["command": "activate", "control": "button.button-right"])
+        try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
+
+        // Save: the form answers 303 → /posts/1, a default-context visit: the modal goes, the main stack pushes.
+        mark = host.events.count
+        try host.send(["command": "activate", "control": "form.submit"])
+        let dismissed = try await RouteAndErrorScreenTests.next(host, "modal.dismissed", after: mark)
+        #expect(dismissed["reason"] as? String == "visit")
+        let pushed = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark) {
+            $0["stack"] as? String == "main"
+        }
+        #expect(pushed["depth"] as? Int == 2 && pushed["url"] as? String == server.url("/posts/1"))
+        try await RouteAndErrorScreenTests.next(host, "page.title", after: mark) {
+            ($0["title"] as? String)?.hasPrefix("Screens on Linux") == true
+        }
+        try await RouteAndErrorScreenTests.quit(host)
+        server.stop()
+    }
+
+    @Test(arguments: ["pop", "refresh"])
+    func popOrRefreshOnAOneScreenModalDismissesIt(presentation: String) async throws {
+        let (server, host) = try await Self.startDemo()
+        // A modal whose page proposes /form?as=<presentation> once shown.
+        let encoded = "%2Fform%3Fas%3D\(presentation)"
+        var mark = host.events.count
+        try host.send(["command": "navigate", "url": server.url("/posts?go=%2Fbutton%3Fas%3Dmodal%26go%3D\(encoded)")])
+        let presented = try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        #expect((presented["url"] as? String)?.contains("/button?as=modal") == true)
+        let dismissed = try await RouteAndErrorScreenTests.next(host, "modal.dismissed", after: mark)
+        #expect(dismissed["reason"] as? String == presentation)
+        if presentation == "refresh" {
+            // …and the screen underneath is loaded again.
+            let replaced = try await RouteAndErrorScreenTests.next(host, "screen.replaced", after: mark)
+            #expect(replaced["stack"] as? String == "main" && replaced["action"] as? String == "refresh")
+        }
+        mark = host.events.count
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
+        try await RouteAndErrorScreenTests.quit(host)
+        server.stop()
+    }
+
+    // MARK: Sources
+
+    @Test func aServersCopyIsCachedAndUsedOfflineAndABadDocumentKeepsTheRulesInForce() async throws {
+        let cache = try TemporaryDirectory.make("cache")
+        let document = try Self.write(try Self.demoRules(), named: "served.json")
+        let app = try await RouteAndErrorScreenTests.Server(turbo: true)
+        // The path configuration comes from another server (it can go away while the app's stays).
+        let configServer = try await LocalHTTPServer.running(
+            script: Repository.path("Examples/demo/server.py"),
+            arguments: ["--port", "0", "--path-configuration", document])
+        let source = configServer.url + "configurations/linux.json"
+        let plugins = try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so", "libStradaFormPlugin.so"])
+        func run(expecting proposals: Bool) async throws -> HostProcess {
+            try HostProcess(
+                page: app.url("/posts"), arguments: ["--plugins", plugins, "--path-configuration", source],
+                environment: ["XDG_CACHE_HOME": cache])
+        }
+
+        // First run: fetched and cached.
+        var host = try await run(expecting: true)
+        var loaded = try await host.waitFor("path-configuration.loaded")
+        #expect(loaded["source"] as? String == source && loaded["rules"] as? Int == 6)
+        try await RouteAndErrorScreenTests.quit(host)
+        let cached = try FileManager.default.contentsOfDirectory(atPath: cache + "/strada/path-configuration")
+        #expect(cached.count == 1)
+
+        // Offline: the cached copy applies before (and without) the network; /posts/new is still a modal.
+        configServer.stop()
+        host = try await run(expecting: true)
+        loaded = try await host.waitFor("path-configuration.loaded")
+        #expect(loaded["rules"] as? Int == 6)
+        try await host.waitFor("turbo.ready")
+        #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
+        var mark = host.events.count
+        try host.send(["command": "activate", "control": "button.button-right"])
+        try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        #expect(host.standardError.contains("could not be fetched"))
+        try await RouteAndErrorScreenTests.quit(host)
+
+        // The server is back with a broken document: one error line, the cached rules stay in force.
+        try "{\"rules\": [{\"patterns\": [\"(\"]}]}".write(toFile: document, atomically: true, encoding: .utf8)
+        let again = try await LocalHTTPServer.running(
+            script: Repository.path("Examples/demo/server.py"),
+            arguments: ["--port", String(configServer.port), "--path-configuration", document])
+        host = try await run(expecting: true)
+        let error = try await host.waitFor("path-configuration.error")
+        #expect(
+            (error["error"] as? String)?.contains("rules[0].patterns[0] \"(\" is not a valid regular expression")
+                == true)
+        try await host.waitFor("turbo.ready")
+        #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
+        mark = host.events.count
+        try host.send(["command": "activate", "control": "button.button-right"])
+        try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        try await RouteAndErrorScreenTests.quit(host)
+        again.stop()
+        app.stop()
+    }
 }

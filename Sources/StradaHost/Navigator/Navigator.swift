@@ -32,10 +32,20 @@ final class Navigator {
         pathConfiguration?.current.properties(for: url) ?? PathConfiguration().properties(for: url)
     }
 
-    private let window: BrowserWindow
+    /// The window this stack is shown in.
+    let window: BrowserWindow
+    /// "main", or "modal" for the stack of a modal window.
+    let stackName: String
+    /// The main stack, for a modal's.
+    private(set) weak var parent: Navigator?
+    /// The modal presented over this (main) stack, if any.
+    private(set) var modal: Navigator?
+    /// Builds a modal's window and stack for a visit to `url` and shows it (set by the session, which wires
+    /// the new window as it wired the main one); `nil` when it cannot.
+    var makeModal: (@MainActor (_ url: String, _ properties: PathProperties) -> Navigator?)?
     private let originPolicy: OriginPolicy
     private let logger: Logger
-    private var registrations: [ComponentRegistration]
+    private(set) var registrations: [ComponentRegistration]
     private var nextNumber = 1
     private var documents = 0
     /// The next commit is the top screen loading again (a failed or invalidated Turbo visit turned into a
@@ -46,8 +56,12 @@ final class Navigator {
     /// The next commit starts a new stack (`navigate`: the address bar's "go").
     private var startOverOnNextCommit = false
 
-    init(window: BrowserWindow, registrations: [ComponentRegistration], originPolicy: OriginPolicy, logger: Logger) {
+    init(
+        window: BrowserWindow, registrations: [ComponentRegistration], originPolicy: OriginPolicy, logger: Logger,
+        stackName: String = "main"
+    ) {
         self.window = window
+        self.stackName = stackName
         self.registrations = registrations
         self.originPolicy = originPolicy
         self.logger = logger
@@ -97,7 +111,8 @@ final class Navigator {
         window.setBackButtonVisible(stack.count > 1)
         showContent()
         let report = ScreenReport(
-            url: screen.url, title: screen.title, depth: stack.count, action: action, view: screen.native?.name)
+            url: screen.url, title: screen.title, depth: stack.count, action: action, stack: stackName,
+            view: screen.native?.name)
         switch kind {
         case .screenPushed: self.report?(.screenPushed(report))
         case .screenReplaced: self.report?(.screenReplaced(report))
@@ -379,16 +394,55 @@ final class Navigator {
     private func proposed(_ proposal: Int, location: String, action proposedAction: String) {
         let properties = properties(for: location)
         report?(.visitProposed(url: location, action: proposedAction, properties: properties.raw))
-        func discard() { window.evaluate("window.__stradaTurbo.discardProposal(\(proposal))") }
-        func run(_ action: String) {
-            window.evaluate("window.__stradaTurbo.visitProposal(\(proposal), \(JSON.string(action).serialized()))")
-        }
+        decide(
+            location, action: proposedAction, properties: properties,
+            run: { [window] action in
+                window.evaluate("window.__stradaTurbo.visitProposal(\(proposal), \(JSON.string(action).serialized()))")
+            },
+            discard: { [window] in window.evaluate("window.__stradaTurbo.discardProposal(\(proposal))") })
+    }
+
+    /// A visit a modal handed to the main stack (its rules say `context: default`): decided as if proposed
+    /// here, and started by the main page's Turbo (or loaded, without it).
+    func visitFromModal(_ location: String, action: String, properties: PathProperties) {
+        decide(
+            location, action: action, properties: properties,
+            run: { [weak self] action in
+                guard let self, let top = self.top else { return }
+                if top.hasTurbo {
+                    let arguments = "\(JSON.string(location).serialized()), \(JSON.string(action).serialized())"
+                    self.window.evaluate("window.__stradaTurbo.visit(\(arguments))")
+                } else {
+                    self.adoptNextCommit = true
+                    self.window.load(url: location)
+                }
+            }, discard: {})
+    }
+
+    /// What a visit does, as Hotwire Native's navigator decides it: the context (a modal, or the main stack),
+    /// the presentation, the screen shown and the one below. `run(action)` starts the visit in the page,
+    /// `discard()` drops it (native did what it meant).
+    private func decide(
+        _ location: String, action proposedAction: String, properties: PathProperties,
+        run: @escaping @MainActor (String) -> Void, discard: @escaping @MainActor () -> Void
+    ) {
         if properties.isHistoricalLocation {
             // turbo-rails' recede / resume / refresh routes: never shown as pages.
             discard()
             switch properties.presentation {
-            case .pop: _ = back()
-            case .refresh: if let top { replaceTopAndVisit(top.url, reason: "refresh") }
+            case .pop:
+                if stackName == "modal" && stack.count <= 1 {
+                    parent?.dismissModal(reason: "recede")
+                } else {
+                    _ = back()
+                }
+            case .refresh:
+                if stackName == "modal", let parent {
+                    parent.dismissModal(reason: "refresh")
+                    parent.refreshTop()
+                } else {
+                    refreshTop()
+                }
             default: break
             }
             return
@@ -398,6 +452,31 @@ final class Navigator {
             logger.info("\(location) is not from an allowed origin: opened in the browser")
             window.openInBrowser(location)
             return
+        }
+        if stackName == "main", properties.context == .modal {
+            discard()
+            presentModal(location, properties: properties)
+            return
+        }
+        if stackName == "modal", let parent {
+            // A visit for the main stack leaves the modal: dismissed first, then the main stack acts.
+            let leaves: Bool =
+                switch properties.presentation {
+                case .clearAll, .replaceRoot: true
+                case .pop, .refresh: stack.count <= 1
+                default: properties.context == .default
+                }
+            if leaves {
+                discard()
+                parent.dismissModal(
+                    reason: properties.presentation == .default ? "visit" : properties.presentation.rawValue)
+                switch properties.presentation {
+                case .pop: break  // popping the modal's only screen is dismissing it
+                case .refresh: parent.refreshTop()
+                default: parent.visitFromModal(location, action: proposedAction, properties: properties)
+                }
+                return
+            }
         }
         guard let top else { return }
         if let native = nativeScreen?(location) {
@@ -420,7 +499,7 @@ final class Navigator {
                 refreshAfterRestore = stack[stack.count - 2].url
                 _ = back()
             } else {
-                replaceTopAndVisit(top.url, reason: "refresh")
+                refreshTop()
             }
             return
         case .clearAll:
@@ -430,7 +509,7 @@ final class Navigator {
                 refreshAfterRestore = stack[0].url
                 window.goBack(to: stack[0].historyItem)
             } else {
-                replaceTopAndVisit(top.url, reason: "refresh")
+                refreshTop()
             }
             return
         case .replaceRoot:
@@ -464,7 +543,7 @@ final class Navigator {
             return
         }
         let screen = makeScreen(url: location)
-        screen.hasTurbo = true
+        screen.hasTurbo = top.hasTurbo
         screen.document = top.document
         if action == "replace" {
             replaceTop(with: screen, action: "replace")
@@ -472,6 +551,40 @@ final class Navigator {
             push(screen, action: "advance")
         }
         run(action)
+    }
+
+    /// Refreshes the screen shown with a fresh visit of its URL.
+    func refreshTop() {
+        guard let top else { return }
+        replaceTopAndVisit(top.url, reason: "refresh")
+    }
+
+    // MARK: Modals
+
+    /// Presents a modal for a visit to `location` (its own window, web view and stack over this one).
+    private func presentModal(_ location: String, properties: PathProperties) {
+        if modal != nil { dismissModal(reason: "replaced") }
+        guard let modal = makeModal?(location, properties) else {
+            logger.error("a modal for \(location) could not be presented; visiting it on the main stack")
+            visitFromModal(location, action: "advance", properties: PathProperties())
+            return
+        }
+        modal.parent = self
+        self.modal = modal
+        window.presentedModal = modal.window
+    }
+
+    /// Dismisses the modal: its screens and components go, its window closes; the main screen underneath,
+    /// live all along, is shown as it was. `false` when no modal is presented.
+    @discardableResult
+    func dismissModal(reason: String) -> Bool {
+        guard let modal else { return false }
+        self.modal = nil
+        window.presentedModal = nil
+        modal.tearDown()
+        modal.window.destroy()
+        report?(.modalDismissed(reason: reason))
+        return true
     }
 
     /// Whether two URLs are the same screen; with `query_string_presentation: replace`, whatever their queries.
@@ -499,11 +612,34 @@ final class Navigator {
         }
     }
 
+    // MARK: What the window reports
+
+    /// Handles what the window reports about navigation: loads, Turbo, Back, refresh, retry, failures, and
+    /// a modal's request to be dismissed. `false` for what the session handles (closing, crashes).
+    @discardableResult
+    func handle(_ event: PageEvent) -> Bool {
+        switch event {
+        case .committed(let url, _): pageCommitted(url: url)
+        case .locationChanged: locationChanged()
+        case .titleChanged(let title): titleChanged(title)
+        case .turbo(let message): turbo(message)
+        case .backRequested: _ = back()
+        case .loadFailed(let error): loadFailed(error)
+        case .httpError(let error): httpError(error)
+        case .retryRequested: _ = retry()
+        case .refreshRequested: refresh()
+        case .dismissRequested: parent?.dismissModal(reason: "cancel")
+        case .finished, .closeRequestedByPage, .windowClosed, .webProcessTerminated: return false
+        }
+        return true
+    }
+
     // MARK: What the user and the automation channel ask for
 
     /// Back: to the previous screen's history entry. The screen pops when the page gets there (a Turbo
     /// restoration visit, or a back/forward load). `false` when there is no screen to go back to.
     func back() -> Bool {
+        if stackName == "modal", stack.count <= 1, let parent { return parent.dismissModal(reason: "back") }
         guard stack.count > 1 else { return false }
         let previous = stack[stack.count - 2]
         if let item = previous.historyItem, item == window.currentHistoryItem {
@@ -550,6 +686,7 @@ final class Navigator {
     /// Returns the names that had an instance on the top screen.
     func reloadComponents(named names: [String], registrations: [ComponentRegistration]) -> [String] {
         self.registrations = registrations
+        _ = modal?.reloadComponents(named: names, registrations: registrations)
         var reloaded: [String] = []
         for screen in stack {
             let done = screen.reload(components: names, registrations: registrations)
@@ -561,11 +698,18 @@ final class Navigator {
     /// A plugin is gone: every screen's instances of `names` are destroyed.
     func destroyComponents(named names: [String], registrations: [ComponentRegistration]) {
         self.registrations = registrations
+        modal?.destroyComponents(named: names, registrations: registrations)
         for screen in stack { screen.destroy(components: names, registrations: registrations) }
     }
 
     /// The host is stopping: the top screen disappears, every screen's controls and components go.
     func tearDown() {
+        if let modal {
+            self.modal = nil
+            window.presentedModal = nil
+            modal.tearDown()
+            modal.window.destroy()
+        }
         top?.disappear()
         for screen in stack.reversed() { screen.destroy() }
         stack.removeAll()

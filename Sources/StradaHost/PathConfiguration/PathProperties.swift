@@ -37,6 +37,25 @@ public struct PathProperties: Sendable, Equatable {
     /// One of turbo-rails' historical-location routes.
     public var isHistoricalLocation: Bool { raw["historical_location"] == .bool(true) }
 
+    /// The size of a modal over a window of `parent` size: `width` and `height` (pixels) if the rule gives
+    /// them, else by `modal_style` — `large` (the default) 80 % of the window, `medium`, `page_sheet` and
+    /// `form_sheet` 60 %, `full` the window's size. Never smaller than 360 × 240.
+    public func modalSize(over parent: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        let share: Double =
+            switch raw["modal_style"]?.stringValue {
+            case "full": 1.0
+            case "medium", "page_sheet", "form_sheet": 0.6
+            default: 0.8
+            }
+        func pixels(_ key: String, _ fallback: Int) -> Int {
+            if case .number(let value)? = raw[key], value >= 1 { return Int(value) }
+            return fallback
+        }
+        let width = pixels("width", Int(Double(parent.width) * share))
+        let height = pixels("height", Int(Double(parent.height) * share))
+        return (max(width, 360), max(height, 240))
+    }
+
     /// The properties as one JSON object.
     public var json: JSON { .object(raw) }
 
