@@ -24,6 +24,8 @@ Python 3 standard library only. Routes:
     GET  /recede_historical_location, /resume_historical_location, /refresh_historical_location
                               turbo-rails' historical-location routes (native apps pop / stay / refresh)
     GET  /links               links that leave the app: another origin, a redirect out, mailto:, target=_blank
+    GET  /session             a login that lasts: sets the cookie demo_session (an hour) on the first visit;
+                              later visits that send it are "returning" (the page title says which)
     GET  /away?to=URL         answers 302 Found → URL (a redirect out of the app)
     GET  /configurations/linux.json   the app's path configuration (path-configuration.json next to this file, or
                               the file given with --path-configuration FILE), for `strada-host run
@@ -90,6 +92,8 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
             return self.send_post(path[len("/posts/"):], send_body)
         if path in HISTORICAL:
             return self.send_page("historical.html", {"text": HISTORICAL[path]}, send_body)
+        if path == "/session":
+            return self.send_session(send_body)
         if path == "/configurations/linux.json":
             return self.send_file(PATH_CONFIGURATION, send_body)
         if path == "/links":
@@ -180,6 +184,22 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
             return self.send_text(404, "Not found: " + self.path, send_body)
         values = {"number": number, "title": html.escape(post["title"]), "body": html.escape(post["body"])}
         self.send_page("posts-show.html", values, send_body, escape=False)
+
+    def send_session(self, send_body):
+        cookies = dict(part.strip().split("=", 1) for part in (self.headers.get("Cookie") or "").split(";")
+                       if "=" in part)
+        known = cookies.get("demo_session")
+        title = "session: returning %s" % known if known else "session: new"
+        page = ("<!DOCTYPE html><title>%s</title><p>%s</p>" % (title, title)).encode("utf-8")
+        self.send_response(200)
+        if not known:
+            self.send_header("Set-Cookie", "demo_session=%d; Max-Age=3600; Path=/; SameSite=Lax" % os.getpid())
+        self.send_header("Content-Type", CONTENT_TYPES[".html"])
+        self.send_header("Content-Length", str(len(page)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if send_body:
+            self.wfile.write(page)
 
     def send_page(self, name, values, send_body, escape=False):
         """A page from pages/, with {{key}} replaced by `values` (already HTML) and Turbo per --turbo."""

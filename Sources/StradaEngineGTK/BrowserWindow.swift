@@ -93,6 +93,12 @@ package final class BrowserWindow {
 
     /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
     /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
+    /// Where every web view keeps website data; set before the first window is created (later: no effect).
+    package static var websiteData: WebsiteData {
+        get { WebView.websiteData }
+        set { WebView.websiteData = newValue }
+    }
+
     /// The window this modal is presented over (`nil` for the main window).
     package private(set) weak var parent: BrowserWindow?
     /// The modal presented over this window, if any (its picture is part of this window's screenshot).

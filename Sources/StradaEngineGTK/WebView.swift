@@ -2,6 +2,13 @@ import CWebKitGTK
 import Foundation
 import StradaCore
 
+/// Where web views keep website data: thrown away at exit, or kept in an app's folders.
+package enum WebsiteData: Sendable, Equatable {
+    case ephemeral
+    /// `data`: cookies, local storage, IndexedDB, service workers; `cache`: the HTTP cache.
+    case persistent(data: String, cache: String)
+}
+
 /// An error WebKit reported while evaluating script.
 package struct ScriptError: Error, CustomStringConvertible, Sendable {
     package let description: String
@@ -29,8 +36,29 @@ final class WebView: BridgeWebView, AnchorView {
     /// Payloads longer than this are not converted (the bridge's own limit; the relay holds the same number).
     var maxPayloadBytes = JSONLimits.messages.maxBytes
 
-    /// The network session every web view shares (never freed: it lives as long as the process).
-    nonisolated(unsafe) private static let networkSession = webkit_network_session_new_ephemeral()!
+    /// The network session every web view shares (never freed: it lives as long as the process), made by
+    /// the first web view from ``websiteData``.
+    nonisolated(unsafe) private static var session: OpaquePointer?
+    /// Where the session keeps cookies, local storage, IndexedDB, service workers and the HTTP cache; read
+    /// when the first web view is created.
+    nonisolated(unsafe) static var websiteData: WebsiteData = .ephemeral
+
+    private static var networkSession: OpaquePointer {
+        if let session { return session }
+        let made: OpaquePointer
+        switch websiteData {
+        case .ephemeral:
+            made = webkit_network_session_new_ephemeral()
+        case .persistent(let data, let cache):
+            made = webkit_network_session_new(data, cache)
+            // Cookies in an SQLite file in the data folder, so a login survives a restart.
+            let cookies = (data as NSString).appendingPathComponent("cookies.sqlite")
+            webkit_cookie_manager_set_persistent_storage(
+                webkit_network_session_get_cookie_manager(made), cookies, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        }
+        session = made
+        return made
+    }
 
     /// The name of the benchmark-only echo channel (see ``installEchoChannel()``).
     static let echoChannel = "stradaEcho"

@@ -1,3 +1,4 @@
+import Foundation
 public import StradaCore
 
 /// What `strada-host run` was asked to do: the start page, who gets the bridge, where plugins come from,
@@ -23,6 +24,27 @@ public struct HostConfiguration: Sendable {
     public var userAgentPrefix: String?
     /// The window title shown when no page or component set one.
     public var title = "Strada"
+    /// The app's id (reverse-DNS): names its website-data folders.
+    public var appID = HostConfiguration.defaultAppID
+    /// Keep no website data: cookies, storage and cache are thrown away at exit (kiosks, tests).
+    public var ephemeral = false
+    /// The id of an app that has none of its own.
+    public static let defaultAppID = "dev.strada.Host"
+
+    /// Where the app's website data lives unless ``ephemeral``: `$XDG_DATA_HOME/<id>/` (cookies, local
+    /// storage, IndexedDB, service workers) and `$XDG_CACHE_HOME/<id>/` (the HTTP cache).
+    public var websiteDataDirectories: (data: String, cache: String) {
+        let environment = ProcessInfo.processInfo.environment
+        func base(_ variable: String, _ fallback: String) -> String {
+            if let value = environment[variable], value.hasPrefix("/") { return value }
+            return (NSHomeDirectory() as NSString).appendingPathComponent(fallback)
+        }
+        return (
+            (base("XDG_DATA_HOME", ".local/share") as NSString).appendingPathComponent(appID),
+            (base("XDG_CACHE_HOME", ".cache") as NSString).appendingPathComponent(appID)
+        )
+    }
+
     /// Where the path configuration comes from, in order (the last one that loaded wins).
     public var pathConfigurationSources: [PathConfigurationSource] = []
     /// Where a server's path configuration is cached (default `$XDG_CACHE_HOME/strada/path-configuration`).

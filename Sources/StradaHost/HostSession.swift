@@ -57,6 +57,13 @@ public final class HostSession {
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
         }
         let names = ComponentRegistration.uniqueNames(registrations)
+        if configuration.ephemeral {
+            BrowserWindow.websiteData = .ephemeral
+        } else {
+            let folders = configuration.websiteDataDirectories
+            BrowserWindow.websiteData = .persistent(data: folders.data, cache: folders.cache)
+            logger.debug("website data in \(folders.data) and \(folders.cache)")
+        }
         window = BrowserWindow(
             title: configuration.title, componentNames: names, originPolicy: configuration.originPolicy,
             userAgentPrefix: configuration.userAgentPrefix, logger: logger)

@@ -60,6 +60,15 @@ struct Run: ParsableCommand {
     var title = "Strada"
 
     @Option(
+        help: ArgumentHelp(
+            "The app's id (reverse-DNS, e.g. com.example.MyApp): its cookies, storage and cache are kept under "
+                + "$XDG_DATA_HOME/<id>/ and $XDG_CACHE_HOME/<id>/.", valueName: "id"))
+    var appID: String?
+
+    @Flag(help: "Keep no website data: cookies, storage and cache are thrown away at exit (kiosks, tests).")
+    var ephemeral = false
+
+    @Option(
         name: .customLong("path-configuration"),
         help: ArgumentHelp(
             "A Hotwire Native path configuration: a file, or the server's URL (repeatable; the last one loaded "
@@ -107,6 +116,8 @@ struct Run: ParsableCommand {
         configuration.userAgentPrefix = userAgentPrefix
         configuration.title = title
         configuration.pathConfigurationSources = pathConfigurations.map(PathConfigurationSource.init)
+        if let appID { configuration.appID = appID }
+        configuration.ephemeral = ephemeral
         let exitCode = try MainActor.assumeIsolated { () throws -> Int32 in
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)

@@ -29,9 +29,12 @@ public final class HostProcess: Sendable {
     private let buffer = Buffer()
 
     /// Starts `strada-host run <page> --automation <arguments>`. Wraps it in `xvfb-run -a` when there is no display.
-    public init(page: String, arguments: [String], environment: [String: String] = [:]) throws {
+    /// `ephemeral` (the default) adds `--ephemeral`: no website data is kept, so runs never share cookies.
+    public init(
+        page: String, arguments: [String], environment: [String: String] = [:], ephemeral: Bool = true
+    ) throws {
         let host = BuiltProducts.path("strada-host")
-        let command = [host, "run", page, "--automation"] + arguments
+        let command = [host, "run", page, "--automation"] + (ephemeral ? ["--ephemeral"] : []) + arguments
         let current = ProcessInfo.processInfo.environment
         if current["DISPLAY"]?.isEmpty == false || current["WAYLAND_DISPLAY"] != nil {
             process.executableURL = URL(fileURLWithPath: host)
