@@ -129,7 +129,7 @@ package final class BrowserWindow {
             gtk_window_set_modal(gtkWindow, 1)
             gtk_window_set_destroy_with_parent(gtkWindow, 1)
         } else {
-            gtk_window_set_default_size(gtkWindow, 960, 640)
+            gtk_window_set_default_size(gtkWindow, Int32(size?.width ?? 960), Int32(size?.height ?? 640))
         }
 
         webView = WebView(userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames))
@@ -391,6 +391,17 @@ package final class BrowserWindow {
 
     /// Releases native screen `name` (its screen is gone).
     package func removeNative(name: String) { content.removeNative(name: name) }
+
+    /// Sets the app's colour scheme (libadwaita's style manager), as the app definition says.
+    package func applyColorScheme(_ scheme: ColorScheme) { controls.setColorScheme(scheme) }
+
+    /// The app's identity for the desktop: the window's icon (the app id, as `app install` names it in the
+    /// icon theme) and the application name.
+    package static func setIdentity(id: String, name: String) {
+        g_set_prgname(id)
+        g_set_application_name(name)
+        gtk_window_set_default_icon_name(id)
+    }
 
     /// Opens `url` with the system's handler for its scheme (`mailto:`, `tel:`, …); reported, not launched,
     /// under automation.

@@ -28,6 +28,10 @@ public struct HostConfiguration: Sendable {
     public var appID = HostConfiguration.defaultAppID
     /// Keep no website data: cookies, storage and cache are thrown away at exit (kiosks, tests).
     public var ephemeral = false
+    /// The main window's size at start-up (default 960 × 640).
+    public var windowSize: (width: Int, height: Int)?
+    /// The app's colour scheme (default: the system's).
+    public var colorScheme: ColorScheme?
     /// The id of an app that has none of its own.
     public static let defaultAppID = "dev.strada.Host"
 

@@ -64,9 +64,11 @@ public final class HostSession {
             BrowserWindow.websiteData = .persistent(data: folders.data, cache: folders.cache)
             logger.debug("website data in \(folders.data) and \(folders.cache)")
         }
+        BrowserWindow.setIdentity(id: configuration.appID, name: configuration.title)
         window = BrowserWindow(
             title: configuration.title, componentNames: names, originPolicy: configuration.originPolicy,
-            userAgentPrefix: configuration.userAgentPrefix, logger: logger)
+            userAgentPrefix: configuration.userAgentPrefix, logger: logger, size: configuration.windowSize)
+        if let scheme = configuration.colorScheme { window.applyColorScheme(scheme) }
         navigator = Navigator(
             window: window, registrations: registrations, originPolicy: configuration.originPolicy, logger: logger)
         navigator.report = { event in channel?.emit(event) }

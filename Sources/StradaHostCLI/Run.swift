@@ -10,8 +10,15 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open a page in the host window with the plugins' components available to it.")
 
-    @Argument(help: "The page to open: an http(s)/file URL, or a path to an HTML file.")
-    var page: String
+    @Argument(help: "The page to open: an http(s)/file URL, or a path to an HTML file (default: the app's start_url).")
+    var page: String?
+
+    @Option(
+        name: .customLong("app"),
+        help: ArgumentHelp(
+            "An app definition (JSON: id, name, start_url, plugins, path_configuration, …); flags override it.",
+            valueName: "file"))
+    var appFile: String?
 
     @Option(
         name: .customLong("plugins"),
@@ -56,8 +63,8 @@ struct Run: ParsableCommand {
     @Option(help: "Text placed before the product token in the user agent, e.g. \"MyApp/2.1\".")
     var userAgentPrefix: String?
 
-    @Option(help: "Window title.")
-    var title = "Strada"
+    @Option(help: "Window title (default: the app's name, or \"Strada\").")
+    var title: String?
 
     @Option(
         help: ArgumentHelp(
@@ -77,6 +84,9 @@ struct Run: ParsableCommand {
 
     func validate() throws {
         _ = try pageURL()
+        if let appID, !AppDefinition.isValidID(appID) {
+            throw ValidationError("--app-id \(appID): not a reverse-DNS id; write it like com.example.Notes")
+        }
         for origin in allowedOrigins where OriginPolicy.origin(of: origin) == nil {
             throw ValidationError(
                 "--allow-origin \(origin): not an origin; write it like https://app.example or http://127.0.0.1:8080")
@@ -93,8 +103,23 @@ struct Run: ParsableCommand {
         }
     }
 
-    /// The page argument as a URL: kept when it has a scheme, otherwise an existing file made absolute.
+    /// The app definition given with --app, read and checked.
+    func appDefinition() throws -> AppDefinition? {
+        guard let appFile else { return nil }
+        do {
+            return try AppDefinition(contentsOf: appFile)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The page argument as a URL: kept when it has a scheme, otherwise an existing file made absolute. Without
+    /// one, the app definition's start_url.
     func pageURL() throws -> String {
+        guard let page else {
+            if let app = try appDefinition() { return app.startURL }
+            throw ValidationError("Missing expected argument '<page>' (or an app definition: --app FILE)")
+        }
         if page.contains("://") || page.hasPrefix("about:") || page.hasPrefix("data:") { return page }
         let absolute = URL(fileURLWithPath: page).standardizedFileURL
         guard FileManager.default.fileExists(atPath: absolute.path) else {
@@ -104,20 +129,30 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        let app = try appDefinition()
+        let origins = allowedOrigins.isEmpty ? (app?.allowedOrigins ?? []) : allowedOrigins
+        let plugins =
+            !pluginDirectories.isEmpty
+            ? pluginDirectories
+            : (app?.pluginDirectories.isEmpty == false ? app!.pluginDirectories : PluginDirectories.existingUserDefault)
         var configuration = HostConfiguration(
-            startURL: try pageURL(), originPolicy: OriginPolicy(allowed: [try pageURL()] + allowedOrigins),
-            pluginDirectories: pluginDirectories.isEmpty ? PluginDirectories.existingUserDefault : pluginDirectories)
+            startURL: try pageURL(), originPolicy: OriginPolicy(allowed: [try pageURL()] + origins),
+            pluginDirectories: plugins)
         configuration.automationEvents =
             automation ? (automationEvents?.split(separator: ",").map(String.init) ?? [""]) : nil
         configuration.benchmarkEchoChannel = benchmarkEchoChannel
         configuration.watch = watch
         configuration.isolate = isolate
         configuration.trace = trace
-        configuration.userAgentPrefix = userAgentPrefix
-        configuration.title = title
-        configuration.pathConfigurationSources = pathConfigurations.map(PathConfigurationSource.init)
-        if let appID { configuration.appID = appID }
+        configuration.userAgentPrefix = userAgentPrefix ?? app?.userAgentPrefix
+        configuration.title = title ?? app?.name ?? "Strada"
+        configuration.pathConfigurationSources =
+            (pathConfigurations.isEmpty ? (app?.pathConfiguration ?? []) : pathConfigurations)
+            .map(PathConfigurationSource.init)
+        if let id = appID ?? app?.id { configuration.appID = id }
         configuration.ephemeral = ephemeral
+        configuration.windowSize = app?.windowSize
+        configuration.colorScheme = app?.colorScheme
         let exitCode = try MainActor.assumeIsolated { () throws -> Int32 in
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)

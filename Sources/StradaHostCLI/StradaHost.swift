@@ -17,7 +17,7 @@ struct StradaHost: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strada-host",
         abstract: "Runs a Strada web app in a WebKitGTK window with native components loaded from plugins.",
-        subcommands: [Run.self, Plugin.self]
+        subcommands: [Run.self, App.self, Plugin.self]
     )
 }
 

@@ -40,4 +40,87 @@ struct DesktopAppTests {
         let data = environment["XDG_DATA_HOME"]! + "/com.example.Notes"
         #expect(FileManager.default.fileExists(atPath: data + "/cookies.sqlite"))
     }
+
+    // MARK: App definitions
+
+    static let host = BuiltProducts.path("strada-host")
+
+    @Test func aStarterDefinitionRunsAndFlagsOverrideIt() async throws {
+        let server = try await LocalHTTPServer.running(
+            script: Repository.path("Examples/demo/server.py"), arguments: ["--port", "0"])
+        defer { server.stop() }
+        let folder = try TemporaryDirectory.make("app")
+        let file = folder + "/notes.json"
+        let made = try await ProcessRunner.run(Self.host, ["app", "new", "com.example.Notes", "--output", file])
+        #expect(made.status == 0 && made.stdout.contains("wrote \(file)"))
+        // A second `new` does not overwrite it.
+        #expect(
+            try await ProcessRunner.run(Self.host, ["app", "new", "com.example.Notes", "--output", file]).status != 0)
+
+        // Point it at the demo, with its plugins folder and path configuration next to it.
+        var text = try String(contentsOfFile: file, encoding: .utf8)
+        text = text.replacingOccurrences(of: "http://127.0.0.1:3000/", with: server.url + "button")
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        let plugins = try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so"])
+        try FileManager.default.createSymbolicLink(atPath: folder + "/plugins", withDestinationPath: plugins)
+        try FileManager.default.copyItem(
+            atPath: Repository.path("Examples/demo/path-configuration.json"),
+            toPath: folder + "/path-configuration.json")
+
+        // `run --app`: the page, plugins, user agent and path configuration come from the definition.
+        var host = try HostProcess(app: file, arguments: [])
+        let ready = try await host.waitFor("host.ready")
+        #expect((ready["userAgent"] as? String)?.contains("Notes/1.0 ") == true)
+        #expect((ready["components"] as? [String]) == ["button"])
+        try await host.waitFor("page.committed") { $0["url"] as? String == server.url + "button" }
+        let loaded = try await host.waitFor("path-configuration.loaded")
+        #expect(loaded["source"] as? String == folder + "/path-configuration.json")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+
+        // Flags win: another page, another user-agent prefix.
+        host = try HostProcess(app: file, arguments: [server.url + "menu", "--user-agent-prefix", "Override/9"])
+        let overridden = try await host.waitFor("host.ready")
+        #expect((overridden["userAgent"] as? String)?.contains("Override/9 ") == true)
+        try await host.waitFor("page.committed") { $0["url"] as? String == server.url + "menu" }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func aMistakeInTheDefinitionIsOneLineAndNothingStarts() async throws {
+        let file = try TemporaryDirectory.make("bad") + "/app.json"
+        try #"{"id": "notes", "name": "Notes", "start_url": "https://a.example/"}"#.write(
+            toFile: file, atomically: true, encoding: .utf8)
+        let output = try await ProcessRunner.run(Self.host, ["run", "--app", file, "--automation"])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("\(file): \"id\" must be a reverse-DNS name like \"com.example.Notes\""))
+        #expect(output.stdout.isEmpty)
+    }
+
+    @Test func installWritesAValidDesktopEntryAndIconAndUninstallRemovesThem() async throws {
+        let home = try TemporaryDirectory.make("home")
+        let folder = try TemporaryDirectory.make("app")
+        try #"<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16"/>"#.write(
+            toFile: folder + "/notes.svg", atomically: true, encoding: .utf8)
+        let file = folder + "/notes app.json"
+        try """
+        {"id": "com.example.Notes", "name": "Notes", "start_url": "https://notes.example.com/", "icon": "notes.svg"}
+        """.write(toFile: file, atomically: true, encoding: .utf8)
+        let environment = ["XDG_DATA_HOME": home]
+        let installed = try await ProcessRunner.run(Self.host, ["app", "install", file], environment: environment)
+        #expect(installed.status == 0)
+        let entry = home + "/applications/com.example.Notes.desktop"
+        let icon = home + "/icons/hicolor/scalable/apps/com.example.Notes.svg"
+        #expect(FileManager.default.fileExists(atPath: entry) && FileManager.default.fileExists(atPath: icon))
+        let validation = try await ProcessRunner.run("/usr/bin/desktop-file-validate", [entry])
+        #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
+        let text = try String(contentsOfFile: entry, encoding: .utf8)
+        #expect(text.contains("Exec=\(Self.host) run --app \"\(file)\" %u"))
+        #expect(text.contains("Icon=com.example.Notes"))
+
+        let removed = try await ProcessRunner.run(
+            Self.host, ["app", "uninstall", "com.example.Notes"], environment: environment)
+        #expect(removed.status == 0 && removed.stdout.contains("removed \(entry)"))
+        #expect(!FileManager.default.fileExists(atPath: entry) && !FileManager.default.fileExists(atPath: icon))
+    }
 }

@@ -30,11 +30,21 @@ public final class HostProcess: Sendable {
 
     /// Starts `strada-host run <page> --automation <arguments>`. Wraps it in `xvfb-run -a` when there is no display.
     /// `ephemeral` (the default) adds `--ephemeral`: no website data is kept, so runs never share cookies.
-    public init(
+    public convenience init(
         page: String, arguments: [String], environment: [String: String] = [:], ephemeral: Bool = true
     ) throws {
+        try self.init(
+            run: [page, "--automation"] + (ephemeral ? ["--ephemeral"] : []) + arguments, environment: environment)
+    }
+
+    /// Starts `strada-host run --app <file> --automation --ephemeral <arguments>` (an app definition).
+    public convenience init(app file: String, arguments: [String], environment: [String: String] = [:]) throws {
+        try self.init(run: ["--app", file, "--automation", "--ephemeral"] + arguments, environment: environment)
+    }
+
+    private init(run arguments: [String], environment: [String: String]) throws {
         let host = BuiltProducts.path("strada-host")
-        let command = [host, "run", page, "--automation"] + (ephemeral ? ["--ephemeral"] : []) + arguments
+        let command = [host, "run"] + arguments
         let current = ProcessInfo.processInfo.environment
         if current["DISPLAY"]?.isEmpty == false || current["WAYLAND_DISPLAY"] != nil {
             process.executableURL = URL(fileURLWithPath: host)

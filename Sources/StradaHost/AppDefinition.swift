@@ -1,0 +1,190 @@
+import Foundation
+public import StradaCore
+
+/// An app built on the host, described in one JSON file a team hand-edits and ships: its id, name, start
+/// page, origins, plugins, path configuration, user agent, window and icon. `strada-host run --app FILE`
+/// runs it (flags override what it says); `strada-host app install FILE` puts it in the desktop's launcher.
+///
+/// JSON, not TOML: the same team already hand-edits the path configuration in JSON for iOS and Android, and
+/// the host reads it with the JSON reader it already has. Relative paths are relative to the file.
+public struct AppDefinition: Sendable, Equatable {
+    /// Reverse-DNS id: the website-data folders, the desktop entry and icon names, the window's app id.
+    public var id: String
+    public var name: String
+    public var startURL: String
+    public var allowedOrigins: [String] = []
+    public var pluginDirectories: [String] = []
+    public var pathConfiguration: [String] = []
+    public var userAgentPrefix: String?
+    public var windowSize: (width: Int, height: Int)?
+    /// An SVG or PNG file, installed into the icon theme under the app's id.
+    public var icon: String?
+    public var colorScheme: ColorScheme?
+    /// The file it was read from (absolute).
+    public var path: String
+
+    /// Every key a definition may have, in the order the starter writes them.
+    public static let keys = [
+        "id", "name", "start_url", "allowed_origins", "plugins", "path_configuration", "user_agent_prefix",
+        "window", "icon", "color_scheme",
+    ]
+
+    /// Reads and checks the definition at `path`. The error is one line naming the file and the key.
+    public init(contentsOf path: String) throws(AppDefinitionError) {
+        let absolute = (path as NSString).standardizingPath
+        let file = absolute.hasPrefix("/") ? absolute : FileManager.default.currentDirectoryPath + "/" + absolute
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+            throw AppDefinitionError(file: path, "cannot be read (check the path)")
+        }
+        try self.init(json: text, path: file)
+    }
+
+    /// Reads and checks a definition's text; `path` names the file in errors and anchors relative paths.
+    public init(json text: String, path: String) throws(AppDefinitionError) {
+        func fail(_ reason: String) -> AppDefinitionError { AppDefinitionError(file: path, reason) }
+        let document: JSON
+        do {
+            document = try JSON(parsing: text)
+        } catch {
+            throw fail("is not JSON (\(error.reason))")
+        }
+        guard case .object(let object) = document else { throw fail("must be a JSON object of settings") }
+        for key in object.keys.sorted() where !Self.keys.contains(key) {
+            let near = Self.keys.first {
+                $0.replacingOccurrences(of: "_", with: "")
+                    == key.lowercased()
+                    .replacingOccurrences(of: "_", with: "").replacingOccurrences(of: "colour", with: "color")
+            }
+            throw fail(
+                "has an unknown key \"\(key)\"" + (near.map { "; did you mean \"\($0)\"?" } ?? "")
+                    + " (known: \(Self.keys.joined(separator: ", ")))")
+        }
+        func string(_ key: String, required: Bool = false) throws(AppDefinitionError) -> String? {
+            guard let value = object[key] else {
+                if required { throw fail("needs \"\(key)\"") }
+                return nil
+            }
+            guard let text = value.stringValue, !text.isEmpty else {
+                throw fail("\"\(key)\" must be a non-empty string")
+            }
+            return text
+        }
+        func strings(_ key: String) throws(AppDefinitionError) -> [String] {
+            switch object[key] {
+            case nil: return []
+            case .string(let one)?: return [one]
+            case .array(let items)?:
+                var result: [String] = []
+                for (index, item) in items.enumerated() {
+                    guard let text = item.stringValue, !text.isEmpty else {
+                        throw fail("\"\(key)\"[\(index)] must be a non-empty string")
+                    }
+                    result.append(text)
+                }
+                return result
+            default: throw fail("\"\(key)\" must be a string or an array of strings")
+            }
+        }
+        let directory = (path as NSString).deletingLastPathComponent
+        func resolve(_ relative: String) -> String {
+            relative.hasPrefix("/")
+                ? relative
+                : ((directory as NSString).appendingPathComponent(relative) as NSString)
+                    .standardizingPath
+        }
+
+        self.path = path
+        id = try string("id", required: true)!
+        guard Self.isValidID(id) else {
+            throw fail("\"id\" must be a reverse-DNS name like \"com.example.Notes\" (got \"\(id)\")")
+        }
+        name = try string("name", required: true)!
+        startURL = try string("start_url", required: true)!
+        guard let scheme = startURL.split(separator: ":").first?.lowercased(),
+            ["http", "https", "file"].contains(scheme),
+            OriginPolicy.origin(of: startURL) != nil
+        else {
+            throw fail("\"start_url\" must be an http(s) or file URL (got \"\(startURL)\")")
+        }
+        allowedOrigins = try strings("allowed_origins")
+        for origin in allowedOrigins where OriginPolicy.origin(of: origin) == nil {
+            throw fail("\"allowed_origins\" has \"\(origin)\", not an origin like https://app.example")
+        }
+        pluginDirectories = try strings("plugins").map(resolve)
+        pathConfiguration = try strings("path_configuration").map { source in
+            source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://")
+                ? source : resolve(source)
+        }
+        userAgentPrefix = try string("user_agent_prefix")
+        if let window = object["window"] {
+            guard case .object(let size) = window, case .number(let width)? = size["width"],
+                case .number(let height)? = size["height"], width >= 200, height >= 150, width <= 10000,
+                height <= 10000
+            else {
+                throw fail("\"window\" must be {\"width\": …, \"height\": …} in pixels (at least 200 × 150)")
+            }
+            windowSize = (Int(width), Int(height))
+        }
+        if let icon = try string("icon") {
+            let file = resolve(icon)
+            guard file.hasSuffix(".svg") || file.hasSuffix(".png") else {
+                throw fail("\"icon\" must be an .svg or .png file (got \"\(icon)\")")
+            }
+            guard FileManager.default.fileExists(atPath: file) else {
+                throw fail("\"icon\" names \(file), which does not exist")
+            }
+            self.icon = file
+        }
+        if let scheme = try string("color_scheme") {
+            guard let value = ColorScheme(rawValue: scheme) else {
+                throw fail("\"color_scheme\" must be \"light\", \"dark\" or \"system\" (got \"\(scheme)\")")
+            }
+            colorScheme = value
+        }
+    }
+
+    /// A reverse-DNS application id as GLib accepts it: at least two dot-separated elements of ASCII
+    /// letters, digits, `_` and `-`, none starting with a digit, at most 255 bytes.
+    public static func isValidID(_ id: String) -> Bool {
+        let elements = id.split(separator: ".", omittingEmptySubsequences: false)
+        guard id.utf8.count <= 255, elements.count >= 2 else { return false }
+        return elements.allSatisfy { element in
+            guard let first = element.first, !first.isNumber else { return false }
+            return element.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        }
+    }
+
+    /// A starter definition for `id`, to edit.
+    public static func starter(id: String) -> String {
+        let name = id.split(separator: ".").last.map(String.init) ?? id
+        return """
+            {
+              "id": "\(id)",
+              "name": "\(name)",
+              "start_url": "http://127.0.0.1:3000/",
+              "allowed_origins": [],
+              "plugins": ["plugins"],
+              "path_configuration": ["path-configuration.json"],
+              "user_agent_prefix": "\(name)/1.0",
+              "window": {"width": 1100, "height": 760},
+              "color_scheme": "system"
+            }
+
+            """
+    }
+
+    // The tuple keeps Equatable from being synthesised.
+    public static func == (lhs: AppDefinition, rhs: AppDefinition) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.startURL == rhs.startURL
+            && lhs.allowedOrigins == rhs.allowedOrigins && lhs.pluginDirectories == rhs.pluginDirectories
+            && lhs.pathConfiguration == rhs.pathConfiguration && lhs.userAgentPrefix == rhs.userAgentPrefix
+            && lhs.windowSize?.width == rhs.windowSize?.width && lhs.windowSize?.height == rhs.windowSize?.height
+            && lhs.icon == rhs.icon && lhs.colorScheme == rhs.colorScheme && lhs.path == rhs.path
+    }
+}
+
+/// A definition that cannot be used: one line, `<file>: <what is wrong and what to write>`.
+public struct AppDefinitionError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(file: String, _ reason: String) { description = "\(file): \(reason)" }
+}

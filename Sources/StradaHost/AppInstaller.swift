@@ -1,0 +1,102 @@
+import Foundation
+
+/// Puts an app in the desktop's launcher, the freedesktop way: a `.desktop` entry in
+/// `$XDG_DATA_HOME/applications/<id>.desktop` that runs `strada-host run --app <definition>`, and its icon in
+/// the hicolor theme (`$XDG_DATA_HOME/icons/hicolor/{scalable,256x256}/apps/<id>.{svg,png}`) — and takes them
+/// out again.
+public struct AppInstaller: Sendable {
+    /// `$XDG_DATA_HOME` (default `~/.local/share`).
+    public let dataHome: String
+    /// The `strada-host` the entry runs (absolute).
+    public let executable: String
+
+    public init(executable: String, dataHome: String? = nil) {
+        self.executable = executable
+        let environment = ProcessInfo.processInfo.environment
+        self.dataHome =
+            dataHome ?? environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+    }
+
+    /// Where the app's desktop entry goes.
+    public func desktopEntryPath(id: String) -> String {
+        "\(dataHome)/applications/\(id).desktop"
+    }
+
+    /// Where the app's icon goes (by its file type).
+    public func iconPath(id: String, icon: String) -> String {
+        icon.hasSuffix(".svg")
+            ? "\(dataHome)/icons/hicolor/scalable/apps/\(id).svg" : "\(dataHome)/icons/hicolor/256x256/apps/\(id).png"
+    }
+
+    /// The desktop entry's text for `app`.
+    public func desktopEntry(for app: AppDefinition) -> String {
+        var lines = [
+            "[Desktop Entry]",
+            "Type=Application",
+            "Version=1.4",
+            "Name=\(Self.escaped(app.name))",
+            "Comment=\(Self.escaped(app.name)), a Hotwire app (Strada for Linux)",
+            "Exec=\(Self.quoted(executable)) run --app \(Self.quoted(app.path)) %u",
+            "Terminal=false",
+            "Categories=Network;",
+            "StartupNotify=true",
+            "StartupWMClass=\(app.id)",
+        ]
+        if app.icon != nil { lines.append("Icon=\(app.id)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Writes the entry and the icon; returns the files written.
+    @discardableResult
+    public func install(_ app: AppDefinition) throws -> [String] {
+        let fileManager = FileManager.default
+        let entry = desktopEntryPath(id: app.id)
+        try fileManager.createDirectory(
+            atPath: (entry as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try desktopEntry(for: app).write(toFile: entry, atomically: true, encoding: .utf8)
+        var written = [entry]
+        if let icon = app.icon {
+            let target = iconPath(id: app.id, icon: icon)
+            try fileManager.createDirectory(
+                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            if fileManager.fileExists(atPath: target) { try fileManager.removeItem(atPath: target) }
+            try fileManager.copyItem(atPath: icon, toPath: target)
+            written.append(target)
+        }
+        return written
+    }
+
+    /// Removes the app's entry and icons; returns the files removed (none when it was not installed).
+    @discardableResult
+    public func uninstall(id: String) throws -> [String] {
+        let candidates = [
+            desktopEntryPath(id: id), "\(dataHome)/icons/hicolor/scalable/apps/\(id).svg",
+            "\(dataHome)/icons/hicolor/256x256/apps/\(id).png",
+        ]
+        var removed: [String] = []
+        for file in candidates where FileManager.default.fileExists(atPath: file) {
+            try FileManager.default.removeItem(atPath: file)
+            removed.append(file)
+        }
+        return removed
+    }
+
+    /// A value for a string key: backslash, newline, tab escaped (Desktop Entry Specification).
+    static func escaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+            .replacingOccurrences(of: "\t", with: "\\t")
+    }
+
+    /// An Exec argument, quoted when it has to be (Desktop Entry Specification's quoting rules).
+    static func quoted(_ argument: String) -> String {
+        let reserved = CharacterSet(charactersIn: " \t\n\"'\\><~|&;$*?#()`")
+        guard argument.unicodeScalars.contains(where: reserved.contains) else { return argument }
+        var inner = ""
+        for character in argument {
+            if "\"`$\\".contains(character) { inner += "\\\\" }
+            inner.append(character)
+        }
+        return "\"\(inner)\""
+    }
+}

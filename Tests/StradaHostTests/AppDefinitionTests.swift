@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@testable import StradaHost
+
+/// App definitions: what a valid one gives, one line per kind of mistake naming the key, the starter, and the
+/// desktop entry `app install` writes.
+@Suite struct AppDefinitionTests {
+    static let valid = """
+        {
+          "id": "com.example.Notes", "name": "Notes", "start_url": "https://notes.example.com/",
+          "allowed_origins": ["https://cdn.example.com"], "plugins": ["plugins", "/opt/notes/plugins"],
+          "path_configuration": ["config/path.json", "https://notes.example.com/configurations/linux.json"],
+          "user_agent_prefix": "Notes/2.1", "window": {"width": 1200, "height": 800}, "color_scheme": "dark"
+        }
+        """
+
+    @Test func aValidDefinitionResolvesPathsAgainstItsFolder() throws {
+        let app = try AppDefinition(json: Self.valid, path: "/srv/notes/app.json")
+        #expect(app.id == "com.example.Notes" && app.name == "Notes")
+        #expect(app.startURL == "https://notes.example.com/")
+        #expect(app.allowedOrigins == ["https://cdn.example.com"])
+        #expect(app.pluginDirectories == ["/srv/notes/plugins", "/opt/notes/plugins"])
+        #expect(
+            app.pathConfiguration == [
+                "/srv/notes/config/path.json", "https://notes.example.com/configurations/linux.json",
+            ])
+        #expect(app.userAgentPrefix == "Notes/2.1")
+        #expect(app.windowSize?.width == 1200 && app.windowSize?.height == 800)
+        #expect(app.colorScheme == .dark && app.icon == nil)
+    }
+
+    @Test(arguments: [
+        ("{", "app.json: is not JSON"),
+        ("[]", "app.json: must be a JSON object"),
+        (#"{"name": "N", "start_url": "https://a.example/"}"#, "app.json: needs \"id\""),
+        (#"{"id": "notes", "name": "N", "start_url": "https://a.example/"}"#, "\"id\" must be a reverse-DNS name"),
+        (#"{"id": "com.1example.N", "name": "N", "start_url": "https://a.example/"}"#, "\"id\" must be a reverse-DNS"),
+        (#"{"id": "com.example.N", "start_url": "https://a.example/"}"#, "needs \"name\""),
+        (#"{"id": "com.example.N", "name": "N"}"#, "needs \"start_url\""),
+        (#"{"id": "com.example.N", "name": "N", "start_url": "notes.example"}"#, "\"start_url\" must be an http(s)"),
+        (
+            #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "colour_scheme": "dark"}"#,
+            "unknown key \"colour_scheme\"; did you mean \"color_scheme\"?"
+        ),
+        (
+            #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "color_scheme": "blue"}"#,
+            "\"color_scheme\" must be \"light\", \"dark\" or \"system\""
+        ),
+        (
+            #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "window": {"width": 10}}"#,
+            "\"window\" must be {\"width\": …, \"height\": …}"
+        ),
+        (
+            #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "plugins": [1]}"#,
+            "\"plugins\"[0] must be a non-empty string"
+        ),
+        (
+            #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "allowed_origins": ["x"]}"#,
+            "\"allowed_origins\" has \"x\", not an origin"
+        ),
+        (
+            #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "icon": "notes.ico"}"#,
+            "\"icon\" must be an .svg or .png file"
+        ),
+        (
+            #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "icon": "missing.svg"}"#,
+            "\"icon\" names /srv/missing.svg, which does not exist"
+        ),
+    ])
+    func eachMistakeIsOneLineNamingTheKey(document: String, expected: String) {
+        #expect {
+            _ = try AppDefinition(json: document, path: "/srv/app.json")
+        } throws: { error in
+            let line = (error as? AppDefinitionError)?.description ?? ""
+            return line.hasPrefix("/srv/app.json: ")
+                && line.contains(expected.replacingOccurrences(of: "app.json: ", with: ""))
+                && !line.contains("\n")
+        }
+    }
+
+    @Test func idsAreReverseDNSAsGLibWantsThem() {
+        for id in ["com.example.Notes", "dev.strada.Host", "org.gnome.Text_Editor", "a.b"] {
+            #expect(AppDefinition.isValidID(id), "\(id)")
+        }
+        for id in ["notes", "com..example", "com.example.", "1com.example", "com.exämple.N", ".com.example"] {
+            #expect(!AppDefinition.isValidID(id), "\(id)")
+        }
+    }
+
+    @Test func theStarterIsAValidDefinition() throws {
+        let app = try AppDefinition(json: AppDefinition.starter(id: "com.example.Notes"), path: "/tmp/app.json")
+        #expect(app.id == "com.example.Notes" && app.name == "Notes")
+        #expect(app.pathConfiguration == ["/tmp/path-configuration.json"])
+    }
+
+    @Test func theDesktopEntryRunsTheDefinitionAndNamesTheIcon() throws {
+        let app = try AppDefinition(json: Self.valid, path: "/srv/my notes/app.json")
+        let entry = AppInstaller(executable: "/usr/bin/strada-host", dataHome: "/home/u/.local/share")
+            .desktopEntry(for: app)
+        #expect(entry.contains("\nName=Notes\n"))
+        #expect(entry.contains("\nExec=/usr/bin/strada-host run --app \"/srv/my notes/app.json\" %u\n"))
+        #expect(entry.contains("\nStartupWMClass=com.example.Notes\n"))
+        #expect(!entry.contains("Icon="))
+        #expect(AppInstaller.quoted("a$b") == #""a\\$b""#)
+    }
+}
