@@ -16,20 +16,40 @@
   if (window.nativeBridge && window.nativeBridge.__stradaLinux) return;
   var dispatch = document.dispatchEvent.bind(document);
   var stringify = JSON.stringify;
+  var parse = JSON.parse;
   var relayed = false;
   var waiting = [];
   function send(text) { dispatch(new CustomEvent("strada-linux:post", { detail: text })); }
+  // Messages sent in one JavaScript task go out as one post at the end of the task (a microtask): a lone
+  // message as its own JSON text, several as a JSON array of them ("[m1,m2]"). A batch stops growing at
+  // 1 MiB of text, so larger messages travel alone; the order is the order they were sent in.
+  var batchLimit = 1048576;
+  var outbox = [];
+  var outboxLength = 0;
+  function flush() {
+    if (outbox.length === 0) return;
+    var texts = outbox;
+    outbox = [];
+    outboxLength = 0;
+    send(texts.length === 1 ? texts[0] : "[" + texts.join(",") + "]");
+  }
+  function enqueue(text) {
+    if (outbox.length > 0 && outboxLength + text.length > batchLimit) flush();
+    if (outbox.length === 0) queueMicrotask(flush);
+    outbox.push(text);
+    outboxLength += text.length;
+  }
   document.addEventListener("strada-linux:relay", function () {
     if (relayed) return;
     relayed = true;
     var queued = waiting;
     waiting = [];
-    for (var i = 0; i < queued.length; i++) send(queued[i]);
+    for (var i = 0; i < queued.length; i++) enqueue(queued[i]);
   }, true);
   var channel = {
     postMessage: function (message) {
       var text = stringify(message);
-      if (relayed) send(text); else waiting.push(text);
+      if (relayed) enqueue(text); else waiting.push(text);
     }
   };
   dispatch(new CustomEvent("strada-linux:hello"));
@@ -69,6 +89,17 @@
     replyWith: function (message) {
       var bridge = webBridge();
       if (bridge) bridge.receive(message);
+    },
+    // How the host delivers replies: the JSON text of an array of reply messages, all produced in one turn
+    // of its main loop, passed as a string argument (parsed here: no script text to compile). Each goes to
+    // replyWith in order; one that throws does not stop the rest, and the first error is thrown at the end.
+    replyWithJSON: function (text) {
+      var replies = parse(text);
+      var failure = null;
+      for (var i = 0; i < replies.length; i++) {
+        try { this.replyWith(replies[i]); } catch (error) { if (failure === null) failure = error; }
+      }
+      if (failure !== null) throw failure;
     }
   };
   Object.defineProperty(window, "nativeBridge", { value: adapter, writable: false, configurable: false });

@@ -66,6 +66,14 @@ static inline void strada_install_back_triggers(GtkWidget *window, strada_back_c
     g_signal_connect(click, "pressed", G_CALLBACK(strada_back_pressed), trigger);
     gtk_widget_add_controller(window, GTK_EVENT_CONTROLLER(click));
 }
+/* A one-entry a{sv} dictionary {name: <string>} that owns `value` (g_variant_new_take_string: no copy;
+ * `value` must come from g_malloc). Floating reference: the call it is passed to sinks it. */
+static inline GVariant *strada_string_argument_take(const char *name, char *value) {
+    GVariantBuilder builder;
+    g_variant_builder_init(&builder, G_VARIANT_TYPE_VARDICT);
+    g_variant_builder_add(&builder, "{sv}", name, g_variant_new_take_string(value));
+    return g_variant_builder_end(&builder);
+}
 /* Route decisions, load failures, refresh keys. */
 #include "navigation.h"
 #endif

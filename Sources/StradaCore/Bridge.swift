@@ -22,7 +22,8 @@ public enum BridgeTraffic: Sendable {
 }
 
 /// The native end of one web view: turns channel payloads into messages for the attached page, and
-/// replies into the three adapter calls (`register`, `unregister`, `replyWith`) — the only script it runs.
+/// replies into the adapter calls (`register`, `unregister`, and `replyWithJSON`, which hands each reply of a
+/// batch to `replyWith`) — the only script it runs.
 @MainActor
 public final class Bridge {
     /// The web view; `nil` once it is gone.
@@ -47,9 +48,20 @@ public final class Bridge {
 
     // MARK: Inbound
 
-    /// Handles one payload from the message channel, as JSON text. Never throws, never traps; input beyond
-    /// the ``BridgeLimits`` (size, depth, rate) is rejected with a log line.
+    /// Handles one payload from the message channel, as JSON text: one message, or a batch — a JSON array of
+    /// messages the page sent in one task, handled in order. Never throws, never traps; input beyond the
+    /// ``BridgeLimits`` (size, depth, rate) is rejected with a log line. Replies produced while it runs go to
+    /// the page in one call when it returns.
     public func receive(json text: String) {
+        collectingReplies {
+            guard text.utf8.first == UInt8(ascii: "[") else { return receiveOne(text) }
+            // Not a well-formed batch: the parser says what is wrong with it.
+            guard let elements = JSON.arrayElements(text) else { return receiveOne(text) }
+            for element in elements { receiveOne(element) }
+        }
+    }
+
+    private func receiveOne(_ text: String) {
         guard rate.take() else {
             return reject(text, "more than \(limits.maxMessagesPerSecond) messages per second")
         }
@@ -115,33 +127,88 @@ public final class Bridge {
     public func register(components names: [String], completion: (@MainActor ((any Error)?) -> Void)? = nil) {
         let list = JSON.array(names.map(JSON.string)).serialized()
         observer?(.registered(names))
+        flushReplies()
         evaluate("window.nativeBridge.register(\(list))") { completion?($0) }
     }
 
     /// Evaluates `window.nativeBridge.unregister("name")`; `completion` as for ``register(components:completion:)``.
     public func unregister(component name: String, completion: (@MainActor ((any Error)?) -> Void)? = nil) {
         observer?(.unregistered(name))
+        flushReplies()
         evaluate("window.nativeBridge.unregister(\(JSON.string(name).serialized()))") { completion?($0) }
     }
 
     /// Hands `message` to the page's `replyWith`. `false` when it cannot be sent (logged).
     @discardableResult
     public func reply(with message: Message) -> Bool {
-        guard let script = replyScript(for: message) else { return false }
+        guard let wire = replyWire(for: message) else { return false }
         observer?(.sent(message))
-        evaluate(script) { _ in }
+        enqueueReply(wire, completion: nil)
         return true
     }
 
     /// Like ``reply(with:)``; `completion` gets `.success(true)` once the page evaluated it without error,
-    /// `.success(false)` if it was dropped before the web view (logged), `.failure` if evaluation failed.
+    /// `.success(false)` if it was dropped before the web view (logged), `.failure` if evaluation failed (for a
+    /// reply delivered with others, the first error any of them raised).
     public func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void) {
-        guard let script = replyScript(for: message) else { return completion(.success(false)) }
+        guard let wire = replyWire(for: message) else { return completion(.success(false)) }
         observer?(.sent(message))
-        evaluate(script) { error in completion(error.map { .failure($0) } ?? .success(true)) }
+        enqueueReply(wire) { error in completion(error.map { .failure($0) } ?? .success(true)) }
     }
 
-    private func replyScript(for message: Message) -> String? {
+    /// Runs `body`, holding back the replies it produces, then delivers them to the page in one call (in the
+    /// order they were made). Nests; the outermost call delivers. ``receive(json:)`` runs in one.
+    public func collectingReplies<R>(_ body: () throws -> R) rethrows -> R {
+        collecting += 1
+        defer {
+            collecting -= 1
+            if collecting == 0 { flushReplies() }
+        }
+        return try body()
+    }
+
+    /// Replies held back by ``collectingReplies(_:)``, as wire texts, with their total length.
+    private var pendingReplies: [String] = []
+    private var pendingCompletions: [@MainActor ((any Error)?) -> Void] = []
+    private var pendingBytes = 0
+    private var collecting = 0
+    /// A batch of replies held back is delivered early once its text reaches this size.
+    private static let replyBatchBytes = 4 << 20
+
+    private func enqueueReply(_ wire: String, completion: (@MainActor ((any Error)?) -> Void)?) {
+        pendingReplies.append(wire)
+        if let completion { pendingCompletions.append(completion) }
+        pendingBytes += wire.utf8.count
+        if collecting == 0 || pendingBytes >= Self.replyBatchBytes { flushReplies() }
+    }
+
+    /// Delivers the replies held back, in one call with the JSON text of their array.
+    private func flushReplies() {
+        guard !pendingReplies.isEmpty else { return }
+        let wires = pendingReplies
+        let count = wires.count
+        let completions = pendingCompletions
+        var text = "["
+        text.reserveCapacity(pendingBytes + wires.count + 1)
+        for (offset, wire) in wires.enumerated() {
+            if offset > 0 { text += "," }
+            text += wire
+        }
+        text += "]"
+        pendingReplies = []
+        pendingCompletions = []
+        pendingBytes = 0
+        guard let webView else {
+            for completion in completions { completion(BridgeError.webViewGone) }
+            return
+        }
+        webView.deliverReplies(json: text) { [logger] error in
+            if let error { logger.warning("delivering \(count) replies failed: \(error)") }
+            for completion in completions { completion(error) }
+        }
+    }
+
+    private func replyWire(for message: Message) -> String? {
         guard webView != nil else {
             logger.warning("reply \(message.component)/\(message.event) #\(message.id) dropped: the web view is gone")
             return nil
@@ -152,7 +219,7 @@ public final class Bridge {
             return nil
         }
         // JSON text parsed in the page, not an object literal: a "__proto__" key stays an own property.
-        return "window.nativeBridge.replyWith(JSON.parse(" + JSON.string(wire).serialized() + "))"
+        return wire
     }
 
     private func evaluate(_ script: String, completion: @escaping @MainActor ((any Error)?) -> Void) {

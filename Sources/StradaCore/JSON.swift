@@ -93,6 +93,58 @@ extension JSON {
     }
 }
 
+extension JSON {
+    /// The texts of the elements of the top-level JSON array `text` (a batch of messages from the page), found
+    /// by a scan that only tracks strings and nesting; each element is parsed on its own later. `nil` when
+    /// `text` is not one bracketed array with balanced nesting. An empty array has no elements.
+    package static func arrayElements(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            var index = 0
+            func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+            while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else { return nil }
+            index += 1
+            var elements: [String] = []
+            var depth = 0
+            var start = index
+            var inString = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                if inString {
+                    if byte == UInt8(ascii: "\\") {
+                        index += 1
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = false
+                    }
+                } else {
+                    switch byte {
+                    case UInt8(ascii: "\""): inString = true
+                    case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                    case UInt8(ascii: "}"): depth -= 1
+                    case UInt8(ascii: "]") where depth == 0:
+                        let last = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                        index += 1
+                        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+                        guard index == bytes.count else { return nil }
+                        if !elements.isEmpty || last.utf8.contains(where: { !isSpace($0) }) { elements.append(last) }
+                        return elements
+                    case UInt8(ascii: "]"): depth -= 1
+                    case UInt8(ascii: ",") where depth == 0:
+                        elements.append(
+                            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                        start = index + 1
+                    default: break
+                    }
+                    if depth < 0 { return nil }
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+}
+
 private struct Parser {
     let bytes: UnsafeBufferPointer<UInt8>
     let limits: JSONLimits

@@ -242,6 +242,40 @@ final class WebView: BridgeWebView, AnchorView {
     }
 }
 
+extension WebView {
+    /// One call of `window.nativeBridge.replyWithJSON(replies)` in the page's world, with `json` as the string
+    /// argument `replies`: no script text to compile or escape, and the text is copied once, into GLib memory
+    /// that the argument then owns.
+    func deliverReplies(json: String, completion: @escaping @MainActor ((any Error)?) -> Void) {
+        let done: GAsyncReadyCallback = { source, result, userData in
+            let box = Unmanaged<EvaluationBox>.fromOpaque(userData!).takeRetainedValue()
+            var error: UnsafeMutablePointer<GError>?
+            let value = webkit_web_view_call_async_javascript_function_finish(
+                UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
+            if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
+            var failure: ScriptError?
+            if let error {
+                failure = ScriptError(description: String(cString: error.pointee.message))
+                g_error_free(error)
+            }
+            MainActor.assumeIsolated { box.completion(failure) }
+        }
+        var json = json
+        let copy = json.withUTF8 { bytes -> UnsafeMutablePointer<CChar> in
+            let copy = g_malloc(gsize(bytes.count + 1))!.assumingMemoryBound(to: CChar.self)
+            if let base = bytes.baseAddress { memcpy(copy, base, bytes.count) }
+            copy[bytes.count] = 0
+            return copy
+        }
+        let arguments = strada_string_argument_take("replies", copy)
+        let box = Unmanaged.passRetained(EvaluationBox(completion)).toOpaque()
+        webkit_web_view_call_async_javascript_function(
+            view, Self.replyFunction, -1, arguments, nil, nil, nil, done, box)
+    }
+
+    static let replyFunction = "window.nativeBridge.replyWithJSON(replies);"
+}
+
 /// Calls `body` with a NULL-terminated C array of `strings` (NULL itself when `strings` is empty).
 func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
     guard !strings.isEmpty else { return body(nil) }

@@ -108,8 +108,27 @@ public enum BridgeCall: Sendable, Equatable {
         if case .reply(let message) = self { message } else { nil }
     }
 
-    /// Decodes one script the bridge evaluated.
+    /// Decodes one script the bridge evaluated: a `replyWithJSON` batch is one ``reply(_:)`` per message.
+    public static func calls(in script: String) -> [BridgeCall] {
+        guard let argument = argument(of: "replyWithJSON", in: script),
+            let text = (try? JSON(parsing: argument))?.stringValue,
+            let elements = JSON.arrayElements(text), !elements.isEmpty
+        else { return [BridgeCall(script: script)] }
+        var calls: [BridgeCall] = []
+        for element in elements {
+            guard let message = try? Message(wireText: element) else { return [.other(script)] }
+            calls.append(.reply(message))
+        }
+        return calls
+    }
+
+    /// Decodes one script the bridge evaluated (a batch of one reply is that reply; see ``calls(in:)``).
     public init(script: String) {
+        if Self.argument(of: "replyWithJSON", in: script) != nil {
+            let calls = Self.calls(in: script)
+            self = calls.count == 1 ? calls[0] : .other(script)
+            return
+        }
         if let argument = Self.argument(of: "register", in: script),
             case .array(let items)? = try? JSON(parsing: argument)
         {
@@ -145,5 +164,5 @@ public enum BridgeCall: Sendable, Equatable {
 
 extension InMemoryWebView {
     /// The scripts evaluated so far, decoded as adapter calls.
-    public var bridgeCalls: [BridgeCall] { evaluatedScripts.map(BridgeCall.init(script:)) }
+    public var bridgeCalls: [BridgeCall] { evaluatedScripts.flatMap(BridgeCall.calls(in:)) }
 }

@@ -53,8 +53,8 @@ struct BridgeHardeningTests {
         let component: RecordingComponent = try #require(harness.component())
         #expect(component.reply(to: "connect"))
         let script = try #require(harness.webView.evaluatedScripts.last)
-        // JSON text for the page to parse (JSON.parse keeps "__proto__" an own property), not an object literal.
-        #expect(script.hasPrefix(#"window.nativeBridge.replyWith(JSON.parse(""#))
+        // JSON text the page parses (JSON.parse keeps "__proto__" an own property), not an object literal.
+        #expect(script.hasPrefix(#"window.nativeBridge.replyWithJSON(""#))
         #expect(harness.lastReply?.dataValue?["__proto__"]?["isAdmin"] == .bool(true))
     }
 

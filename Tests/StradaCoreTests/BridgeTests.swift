@@ -92,3 +92,61 @@ struct BridgeLimitTests {
         #expect(reasons == ["invalid JSON at byte 0: input is 2054 bytes, limit is 1024"])
     }
 }
+
+/// Batches both ways: a JSON array of messages from the page; the replies of one payload in one call.
+@MainActor
+struct BridgeBatchingTests {
+    static let url = "https://app.test/"
+    static func connect(_ id: Int) -> String {
+        #"{"id":"\#(id)","component":"recording","event":"connect","data":{"n":\#(id),"#
+            + #""metadata":{"url":"https://app.test/"}}}"#
+    }
+
+    @Test func aBatchIsHandledInOrderAndItsRepliesGoToThePageInOneCallInOrder() throws {
+        let harness = BridgeHarness(components: [EchoingComponent.self], url: Self.url)
+        harness.clear()
+        harness.send(json: "[" + (1...5).map(Self.connect).joined(separator: ",") + "]")
+        #expect(harness.webView.evaluatedScripts.count == 1)
+        #expect(harness.webView.bridgeCalls.compactMap(\.message?.id) == ["1", "2", "3", "4", "5"])
+    }
+
+    @Test func aLoneMessageIsRepliedToBeforeReceiveReturns() {
+        let harness = BridgeHarness(components: [EchoingComponent.self], url: Self.url)
+        harness.clear()
+        harness.send(json: Self.connect(7))
+        #expect(harness.webView.bridgeCalls.compactMap(\.message?.id) == ["7"])
+    }
+
+    @Test func aBadElementIsRejectedAndTheRestOfTheBatchStillArrives() {
+        let harness = BridgeHarness(components: [EchoingComponent.self], url: Self.url)
+        harness.clear()
+        var rejected = 0
+        harness.bridge.observer = { if case .rejected = $0 { rejected += 1 } }
+        harness.send(json: "[" + Self.connect(1) + #","nope",{"id":1},"# + Self.connect(2) + "]")
+        #expect(rejected == 2)
+        #expect(harness.webView.bridgeCalls.compactMap(\.message?.id) == ["1", "2"])
+    }
+
+    @Test func aBatchThatIsNotAnArrayIsRejectedOnceWithTheParsersReason() {
+        let harness = BridgeHarness(components: [EchoingComponent.self], url: Self.url)
+        var rejected: [String] = []
+        harness.bridge.observer = { if case .rejected(_, let reason) = $0 { rejected.append(reason) } }
+        harness.send(json: "[" + Self.connect(1) + ",")
+        harness.send(json: "[" + Self.connect(1) + "]]")
+        #expect(rejected.count == 2)
+        #expect(harness.webView.evaluatedScripts.isEmpty)
+    }
+
+    @Test func arrayElementsKeepEachElementsTextAndIgnoreCommasInStringsAndNesting() {
+        #expect(JSON.arrayElements(#" [ {"a":"x,]\"y"} , [1,2] ,"s"] "#) == [#" {"a":"x,]\"y"} "#, " [1,2] ", #""s""#])
+        #expect(JSON.arrayElements("[]") == [])
+        #expect(JSON.arrayElements("[1") == nil)
+        #expect(JSON.arrayElements("{}") == nil)
+    }
+}
+
+/// Replies to every message at once with its own data.
+final class EchoingComponent: BridgeComponent {
+    nonisolated override class var name: String { "recording" }
+    override func onReceive(message: Message) { _ = reply(with: message) }
+}

@@ -39,3 +39,66 @@ struct RelayScriptTests {
         #expect(Self.run([relay, relay, Self.postOne], probe: "posted.length") == 1)
     }
 }
+
+/// The adapter script run in JavaScriptCore with the relay, a stand-in `document` and a microtask queue the
+/// test drains by hand: messages sent in one task go out as one post.
+struct AdapterBatchingTests {
+    static let microtasks = """
+        var microtasks = [];
+        function queueMicrotask(fn) { microtasks.push(fn); }
+        function drain() { while (microtasks.length) microtasks.shift()(); }
+        """
+
+    static func run(_ steps: String, probe: String) -> Int32 {
+        RelayScriptTests.run([microtasks, AdapterScript.relaySource, AdapterScript.source, steps], probe: probe)
+    }
+
+    static func send(_ ids: [Int]) -> String {
+        ids.map { #"window.nativeBridge.receive({id: "\#($0)", component: "c", event: "e", data: {}});"# }
+            .joined()
+    }
+
+    @Test func aLoneMessageIsPostedAsItsOwnJSONText() {
+        let steps = "drain();" + Self.send([1]) + "drain();"
+        #expect(Self.run(steps, probe: #"posted.length === 2 && posted[0] === "\"ready\"" ? 1 : 0"#) == 1)
+        #expect(Self.run(steps, probe: #"JSON.parse(posted[1]).id === "1" ? 1 : 0"#) == 1)
+    }
+
+    @Test func messagesSentInOneTaskArePostedAsOneArrayInOrder() {
+        let steps = "drain();" + Self.send([1, 2, 3]) + "drain();" + Self.send([4]) + "drain();"
+        #expect(Self.run(steps, probe: "posted.length") == 3)
+        #expect(
+            Self.run(steps, probe: #"JSON.parse(posted[1]).map(function (m) { return m.id; }).join() === "1,2,3""#)
+                == 1)
+        #expect(Self.run(steps, probe: #"JSON.parse(posted[2]).id === "4" ? 1 : 0"#) == 1)
+    }
+
+    @Test func aBatchStopsGrowingAtOneMebibyte() {
+        let steps = """
+            drain();
+            var big = new Array(700 * 1024).join("x");
+            window.nativeBridge.receive({id: "1", component: "c", event: "e", data: {big: big}});
+            window.nativeBridge.receive({id: "2", component: "c", event: "e", data: {big: big}});
+            window.nativeBridge.receive({id: "3", component: "c", event: "e", data: {}});
+            drain();
+            """
+        // "ready", message 1 alone (message 2 would take the batch past 1 MiB), then 2 and 3 together.
+        #expect(Self.run(steps, probe: "posted.length") == 3)
+        #expect(Self.run(steps, probe: #"JSON.parse(posted[1]).id === "1" ? 1 : 0"#) == 1)
+        #expect(Self.run(steps, probe: #"JSON.parse(posted[2]).length"#) == 2)
+    }
+
+    @Test func replyWithJSONHandsEachReplyToTheWebBridgeInOrderEvenIfOneThrows() {
+        let steps = """
+            var got = [];
+            window.HotwireNative = { web: { setAdapter: function () {}, adapterDidUpdateSupportedComponents:
+              function () {}, receive: function (m) { got.push(m.id); if (m.id === "2") throw new Error("x"); } } };
+            var threw = 0;
+            try {
+              window.nativeBridge.replyWithJSON('[{"id":"1","component":"c","event":"e","data":{}},' +
+                '{"id":"2","component":"c","event":"e","data":{}},{"id":"3","component":"c","event":"e","data":{}}]');
+            } catch (e) { threw = 1; }
+            """
+        #expect(Self.run(steps, probe: #"got.join() === "1,2,3" && threw === 1 ? 1 : 0"#) == 1)
+    }
+}

@@ -35,12 +35,13 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     MainActor.assumeIsolated {
         if harness == nil { harness = Harness() }
         harness!.bridge.receive(json: text)
-        // Every reply the bridge produced must be replyWith(JSON.parse("<a JSON string holding a JSON object>")).
-        let prefix = "window.nativeBridge.replyWith(JSON.parse("
-        for script in harness!.webView.evaluatedScripts where script.hasPrefix("window.nativeBridge.replyWith(") {
-            guard script.hasPrefix(prefix), script.hasSuffix("))"),
-                let text = (try? JSON(parsing: String(script.dropFirst(prefix.count).dropLast(2))))?.stringValue,
-                case .object? = try? JSON(parsing: text)
+        // Every reply the bridge produced must be replyWithJSON("<a JSON string holding an array of objects>").
+        let prefix = "window.nativeBridge.replyWithJSON("
+        for script in harness!.webView.evaluatedScripts where script.hasPrefix("window.nativeBridge.reply") {
+            guard script.hasPrefix(prefix), script.hasSuffix(")"),
+                let text = (try? JSON(parsing: String(script.dropFirst(prefix.count).dropLast())))?.stringValue,
+                case .array(let replies)? = try? JSON(parsing: text), !replies.isEmpty,
+                replies.allSatisfy({ if case .object = $0 { true } else { false } })
             else { fatalError("invalid reply script: \(script)") }
         }
         harness!.webView.clear()
