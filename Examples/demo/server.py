@@ -26,6 +26,7 @@ Python 3 standard library only. Routes:
     GET  /links               links that leave the app: another origin, a redirect out, mailto:, target=_blank
     GET  /session             a login that lasts: sets the cookie demo_session (an hour) on the first visit;
                               later visits that send it are "returning" (the page title says which)
+    GET  /files/notes.txt     a file the browser downloads (Content-Disposition: attachment)
     GET  /away?to=URL         answers 302 Found → URL (a redirect out of the app)
     GET  /configurations/linux.json   the app's path configuration (path-configuration.json next to this file, or
                               the file given with --path-configuration FILE), for `strada-host run
@@ -92,6 +93,16 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
             return self.send_post(path[len("/posts/"):], send_body)
         if path in HISTORICAL:
             return self.send_page("historical.html", {"text": HISTORICAL[path]}, send_body)
+        if path == "/files/notes.txt":
+            data = b"Notes from the Strada demo.\n"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Disposition", 'attachment; filename="notes.txt"')
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            if send_body:
+                self.wfile.write(data)
+            return
         if path == "/session":
             return self.send_session(send_body)
         if path == "/configurations/linux.json":

@@ -76,4 +76,6 @@ static inline GVariant *strada_string_argument_take(const char *name, char *valu
 }
 /* Route decisions, load failures, refresh keys. */
 #include "navigation.h"
+/* Permission requests and downloads. */
+#include "desktop.h"
 #endif

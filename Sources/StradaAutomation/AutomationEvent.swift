@@ -78,6 +78,14 @@ public enum AutomationEvent: Sendable, Equatable {
     /// "cancel", "command", a visit of the main stack, a presentation, …).
     case modalPresented(url: String, width: Int, height: Int)
     case modalDismissed(reason: String)
+    /// A download ended: the file in the Downloads folder, or why it failed (`error`).
+    case downloadFinished(path: String)
+    case downloadFailed(path: String, error: String)
+    /// A page's permission request was answered (`allowed`), by the user or by a remembered answer
+    /// (`remembered`).
+    case permissionAnswered(origin: String, kind: String, allowed: Bool, remembered: Bool)
+    /// The page showed a web notification.
+    case notification(title: String, body: String)
     /// The error screen is shown for a failed visit (`statusCode` 0: no response at all).
     case screenError(url: String, statusCode: Int, title: String, message: String)
     /// The page's Turbo registered our adapter: from now on its visits are proposed to the navigator.
@@ -105,6 +113,8 @@ public enum AutomationEvent: Sendable, Equatable {
         case visitProposed = "visit.proposed", visitFailed = "visit.failed", turboReady = "turbo.ready"
         case screenError = "screen.error"
         case modalPresented = "modal.presented", modalDismissed = "modal.dismissed"
+        case downloadFinished = "download.finished", downloadFailed = "download.failed"
+        case permissionAnswered = "permission.answered", notification
         case pathConfigurationLoaded = "path-configuration.loaded", pathConfigurationError = "path-configuration.error"
         case benchmarkRoundtrip = "benchmark.roundtrip"
 
@@ -159,6 +169,10 @@ public enum AutomationEvent: Sendable, Equatable {
         case .visitFailed: .visitFailed
         case .screenError: .screenError
         case .modalPresented: .modalPresented
+        case .downloadFinished: .downloadFinished
+        case .downloadFailed: .downloadFailed
+        case .permissionAnswered: .permissionAnswered
+        case .notification: .notification
         case .modalDismissed: .modalDismissed
         case .pathConfigurationLoaded: .pathConfigurationLoaded
         case .pathConfigurationError: .pathConfigurationError
@@ -229,6 +243,14 @@ public enum AutomationEvent: Sendable, Equatable {
         case .modalPresented(let url, let width, let height):
             ["url": .string(url), "width": .number(Double(width)), "height": .number(Double(height))]
         case .modalDismissed(let reason): ["reason": .string(reason)]
+        case .downloadFinished(let path): ["path": .string(path)]
+        case .downloadFailed(let path, let error): ["path": .string(path), "error": .string(error)]
+        case .permissionAnswered(let origin, let kind, let allowed, let remembered):
+            [
+                "origin": .string(origin), "kind": .string(kind), "allowed": .bool(allowed),
+                "remembered": .bool(remembered),
+            ]
+        case .notification(let title, let body): ["title": .string(title), "body": .string(body)]
         case .turboReady(let url, let version): ["url": .string(url), "version": .string(version)]
         case .benchmarkRoundtrip(let result): ["result": result]
         }

@@ -33,6 +33,35 @@ package enum PageEvent: Sendable {
     case refreshRequested
     /// A modal's Cancel button, Escape, or its close button: the modal should be dismissed.
     case dismissRequested
+    /// The page asks for a permission (notifications, geolocation, camera, microphone, …): answer it once.
+    case permissionRequested(PermissionRequest)
+    /// The page showed a web notification (it had the permission).
+    case notification(title: String, body: String)
+}
+
+/// A permission the page asks for; ``answer(_:)`` exactly once (a request never answered is denied when the
+/// page goes).
+@MainActor
+package final class PermissionRequest {
+    /// "notifications", "geolocation", "camera", "microphone", "camera-and-microphone", "screen" or "other".
+    package let kind: String
+    /// The origin of the page asking.
+    package let origin: String
+    private var request: UnsafeMutableRawPointer?
+
+    init(kind: String, origin: String, request: UnsafeMutableRawPointer) {
+        self.kind = kind
+        self.origin = origin
+        self.request = request
+    }
+
+    package func answer(_ allow: Bool) {
+        guard let request else { return }
+        self.request = nil
+        strada_permission_answer(request, allow ? 1 : 0)
+    }
+
+    isolated deinit { answer(false) }
 }
 
 /// A navigation WebKit asks the host about (see ``BrowserWindow/decideRoute``).
@@ -175,6 +204,30 @@ package final class BrowserWindow {
                 MainActor.assumeIsolated { window.onPageEvent?(.refreshRequested) }
             }, Unmanaged.passUnretained(self).toOpaque())
         content.onRetry = { [weak self] in self?.onPageEvent?(.retryRequested) }
+        strada_connect_permission_requests(
+            webView.view,
+            { kind, request, data in
+                guard let data, let request else { return }
+                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                let name = kind.map { String(cString: $0) } ?? "other"
+                MainActor.assumeIsolated {
+                    let origin = OriginPolicy.origin(of: window.webView.currentURL ?? "") ?? "this page"
+                    let permission = PermissionRequest(kind: name, origin: origin, request: request)
+                    if let handler = window.onPageEvent {
+                        handler(.permissionRequested(permission))
+                    } else {
+                        permission.answer(false)
+                    }
+                }
+            }, Unmanaged.passUnretained(self).toOpaque())
+        strada_connect_notifications(
+            webView.view,
+            { title, body, data in
+                guard let data else { return }
+                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                let title = title.map { String(cString: $0) } ?? "", body = body.map { String(cString: $0) } ?? ""
+                MainActor.assumeIsolated { window.onPageEvent?(.notification(title: title, body: body)) }
+            }, Unmanaged.passUnretained(self).toOpaque())
         installRouting()
 
         webView.onMessage = { [weak self] text in
@@ -391,6 +444,26 @@ package final class BrowserWindow {
 
     /// Releases native screen `name` (its screen is gone).
     package func removeNative(name: String) { content.removeNative(name: name) }
+
+    /// Sees each download that ended (any window's): the file, and why it failed (`nil`: it finished).
+    package static var onDownload: (@MainActor (_ path: String, _ error: String?) -> Void)? {
+        get { WebView.onDownload }
+        set { WebView.onDownload = newValue }
+    }
+
+    /// Asks the user a yes/no question in this window (an `AdwMessageDialog`, a `dialog` control `id` for
+    /// automation: `confirm` answers yes, `dismiss` no).
+    package func ask(
+        id: String, title: String, message: String, yes: String, no: String,
+        answer: @escaping @MainActor (Bool) -> Void
+    ) {
+        controls.presentAlert(
+            ControlAlert(id: id, title: title, message: message, confirmTitle: yes, dismissTitle: no),
+            onAnswer: answer)
+    }
+
+    /// Shows a transient message at the bottom of the window (an `AdwToast`).
+    package func toast(_ message: String) { controls.showToast(message) }
 
     /// Sets the app's colour scheme (libadwaita's style manager), as the app definition says.
     package func applyColorScheme(_ scheme: ColorScheme) { controls.setColorScheme(scheme) }

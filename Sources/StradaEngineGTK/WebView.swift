@@ -57,8 +57,20 @@ final class WebView: BridgeWebView, AnchorView {
                 webkit_network_session_get_cookie_manager(made), cookies, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
         }
         session = made
+        let folder = strada_downloads_folder()!
+        defer { g_free(folder) }
+        strada_connect_downloads(
+            made, folder,
+            { path, error, _ in
+                let file = path.map { String(cString: $0) } ?? ""
+                let failure = error.map { String(cString: $0) }
+                MainActor.assumeIsolated { WebView.onDownload?(file, failure) }
+            }, nil)
         return made
     }
+
+    /// Sees each download that ended: the file in the Downloads folder, and why it failed (`nil`: it finished).
+    static var onDownload: (@MainActor (_ path: String, _ error: String?) -> Void)?
 
     /// The name of the benchmark-only echo channel (see ``installEchoChannel()``).
     static let echoChannel = "stradaEcho"

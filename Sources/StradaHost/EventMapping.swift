@@ -27,8 +27,9 @@ extension AutomationEvent {
         case .closeRequestedByPage: self = .pageClosed
         case .windowClosed: self = .windowClosed
         case .webProcessTerminated(let reason): self = .pageCrashed(reason: reason)
+        case .notification(let title, let body): self = .notification(title: title, body: body)
         case .locationChanged, .turbo, .backRequested, .loadFailed, .httpError, .retryRequested, .refreshRequested,
-            .dismissRequested:
+            .dismissRequested, .permissionRequested:
             return nil
         }
     }

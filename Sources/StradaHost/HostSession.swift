@@ -15,6 +15,7 @@ public final class HostSession {
     private let window: BrowserWindow
     private let navigator: Navigator
     private let pathConfiguration: PathConfigurationStore
+    private let permissions: PermissionStore
     private let automation: AutomationChannel?
     private let output: HostOutput
     private let logger: Logger
@@ -64,6 +65,9 @@ public final class HostSession {
             BrowserWindow.websiteData = .persistent(data: folders.data, cache: folders.cache)
             logger.debug("website data in \(folders.data) and \(folders.cache)")
         }
+        permissions = PermissionStore(
+            file: configuration.ephemeral ? nil : configuration.websiteDataDirectories.data + "/permissions.json",
+            logger: logger)
         BrowserWindow.setIdentity(id: configuration.appID, name: configuration.title)
         window = BrowserWindow(
             title: configuration.title, componentNames: names, originPolicy: configuration.originPolicy,
@@ -113,6 +117,8 @@ public final class HostSession {
             if let automation = AutomationEvent(event) { channel?.emit(automation) }
             guard !navigator.handle(event) else { return }
             switch event {
+            case .permissionRequested(let request): self?.decide(request, in: navigator.window)
+            case .notification(let title, let body): self?.show(notification: title, body: body)
             case .closeRequestedByPage: self?.quit(0, "the page called window.close()")
             case .windowClosed: self?.quit(0, "the window was closed")
             case .webProcessTerminated: self?.webProcessDied()
@@ -120,6 +126,7 @@ public final class HostSession {
             }
         }
         navigator.makeModal = { [weak self] url, properties in self?.presentModal(url, properties: properties) }
+        BrowserWindow.onDownload = { [weak self] path, error in self?.downloadEnded(path, error: error) }
         channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) })
         for plugin in isolated { observe(plugin) }
         if configuration.watch {
@@ -501,6 +508,8 @@ extension HostSession {
             if let automation = AutomationEvent(event) { channel?.emit(automation) }
             guard let self, let modal, !modal.handle(event) else { return }
             switch event {
+            case .permissionRequested(let request): self.decide(request, in: modalWindow)
+            case .notification(let title, let body): self.show(notification: title, body: body)
             case .closeRequestedByPage: self.navigator.dismissModal(reason: "closed by the page")
             case .webProcessTerminated: modalWindow.reload()
             default: break
@@ -511,5 +520,46 @@ extension HostSession {
         modalWindow.present()
         channel?.emit(.modalPresented(url: url, width: size.width, height: size.height))
         return modal
+    }
+
+    // MARK: What browsers do that an app needs
+
+    /// A page asks for a permission: a remembered answer applies at once; otherwise the user is asked in the
+    /// page's window, and the answer is remembered for the app.
+    private func decide(_ request: PermissionRequest, in window: BrowserWindow) {
+        let origin = request.origin, kind = request.kind
+        if let allowed = permissions.answer(origin: origin, kind: kind) {
+            request.answer(allowed)
+            automation?.emit(.permissionAnswered(origin: origin, kind: kind, allowed: allowed, remembered: true))
+            return
+        }
+        let host = URLComponents(string: origin)?.host ?? origin
+        let question = PermissionStore.question(kind: kind, host: host)
+        window.ask(
+            id: "permission.\(kind)", title: question.title, message: question.message, yes: "Allow", no: "Deny"
+        ) { [weak self] allowed in
+            request.answer(allowed)
+            self?.permissions.remember(origin: origin, kind: kind, allowed: allowed)
+            self?.automation?.emit(
+                .permissionAnswered(origin: origin, kind: kind, allowed: allowed, remembered: false))
+        }
+    }
+
+    /// A web notification: a toast in the window (the app has no notification daemon to rely on); reported.
+    private func show(notification title: String, body: String) {
+        activeWindow.toast(body.isEmpty ? title : "\(title): \(body)")
+    }
+
+    /// A download ended: a toast saying where the file is; reported.
+    private func downloadEnded(_ path: String, error: String?) {
+        if let error {
+            logger.warning("the download to \(path) failed: \(error)")
+            activeWindow.toast("Download failed: \(error)")
+            automation?.emit(.downloadFailed(path: path, error: error))
+        } else {
+            logger.info("downloaded \(path)")
+            activeWindow.toast("Downloaded \((path as NSString).lastPathComponent) to Downloads")
+            automation?.emit(.downloadFinished(path: path))
+        }
     }
 }

@@ -123,4 +123,76 @@ struct DesktopAppTests {
         #expect(removed.status == 0 && removed.stdout.contains("removed \(entry)"))
         #expect(!FileManager.default.fileExists(atPath: entry) && !FileManager.default.fileExists(atPath: icon))
     }
+
+    // MARK: What browsers do
+
+    @Test func aDownloadLandsInTheDownloadsFolder() async throws {
+        let server = try await LocalHTTPServer.running(
+            script: Repository.path("Examples/demo/server.py"), arguments: ["--port", "0"])
+        defer { server.stop() }
+        let home = try TemporaryDirectory.make("home")
+        for round in 1...2 {
+            let host = try HostProcess(
+                page: server.url + "links?click=download", arguments: ["--plugins", try PluginsDirectory.make()],
+                environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
+            let finished = try await host.waitFor("download.finished")
+            // The second download of the same name does not overwrite the first.
+            let expected = home + (round == 1 ? "/Downloads/notes.txt" : "/Downloads/notes (2).txt")
+            #expect(finished["path"] as? String == expected)
+            #expect(try String(contentsOfFile: expected, encoding: .utf8) == "Notes from the Strada demo.\n")
+            try await host.waitFor("toast") { ($0["message"] as? String)?.hasPrefix("Downloaded notes") == true }
+            try host.send(["command": "quit"])
+            #expect(try await host.waitForExit() == 0)
+        }
+    }
+
+    @Test func aPermissionIsAskedNativelyOnceAndRemembered() async throws {
+        let server = try await LocalHTTPServer.running(
+            script: Repository.path("Examples/demo/server.py"), arguments: ["--port", "0"])
+        defer { server.stop() }
+        let environment = try Self.home()
+        func run(answer: String?) async throws -> (HostProcess, [String: Any]) {
+            // A page may ask only when the user acts: a real Enter (xdotool's XTEST) on the focused button.
+            let host = try HostProcess(
+                page: server.url + "links?focus=notify",
+                arguments: ["--plugins", try PluginsDirectory.make(), "--app-id", "com.example.Links"],
+                environment: environment, ephemeral: false)
+            try await host.waitFor("page.finished")
+            let display = try ScreenTests.display(of: host)
+            let window = try await ProcessRunner.check(
+                "/usr/bin/xdotool", ["search", "--name", "Links"], environment: display)
+            let id = window.split(separator: "\n").last.map(String.init) ?? ""
+            _ = try await ProcessRunner.check("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: display)
+            try await ProcessRunner.check("/usr/bin/xdotool", ["key", "--window", id, "Return"], environment: display)
+            if let answer {
+                let asked = try await host.waitFor("control.added") {
+                    ($0["control"] as? [String: Any])?["id"] as? String == "permission.notifications"
+                }
+                #expect(
+                    (asked["control"] as? [String: Any])?["title"] as? String
+                        == "Allow 127.0.0.1 to show notifications?")
+                try host.send(["command": answer, "control": "permission.notifications"])
+            }
+            let answered = try await host.waitFor("permission.answered")
+            return (host, answered)
+        }
+
+        // First run: asked; the user allows; the page is told and its notification is shown.
+        var (host, answered) = try await run(answer: "confirm")
+        #expect(answered["allowed"] as? Bool == true && answered["remembered"] as? Bool == false)
+        #expect(answered["kind"] as? String == "notifications")
+        try await host.waitFor("page.title") { $0["title"] as? String == "links: notifications granted" }
+        let shown = try await host.waitFor("notification")
+        #expect(shown["title"] as? String == "Links" && shown["body"] as? String == "Notifications work")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+
+        // Next run of the same app: not asked again.
+        (host, answered) = try await run(answer: nil)
+        #expect(answered["allowed"] as? Bool == true && answered["remembered"] as? Bool == true)
+        #expect(
+            !host.events.contains { ($0["control"] as? [String: Any])?["id"] as? String == "permission.notifications" })
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
 }

@@ -629,7 +629,9 @@ final class Navigator {
         case .retryRequested: _ = retry()
         case .refreshRequested: refresh()
         case .dismissRequested: parent?.dismissModal(reason: "cancel")
-        case .finished, .closeRequestedByPage, .windowClosed, .webProcessTerminated: return false
+        case .finished, .closeRequestedByPage, .windowClosed, .webProcessTerminated, .permissionRequested,
+            .notification:
+            return false
         }
         return true
     }
