@@ -22,7 +22,9 @@ struct Run: ParsableCommand {
 
     @Option(
         name: .customLong("plugins"),
-        help: "A plugins directory (repeatable). Default: ~/.local/share/strada/plugins if it exists.")
+        help: ArgumentHelp(
+            "A plugins directory (repeatable). Default: ~/.local/share/strada/plugins, then the installed "
+                + "host's system folder (/usr/lib/strada/plugins), each if it exists."))
     var pluginDirectories: [String] = []
 
     @Flag(help: "Machine-readable automation channel: JSON-line events on stdout, JSON-line commands on stdin.")
@@ -134,7 +136,8 @@ struct Run: ParsableCommand {
         let plugins =
             !pluginDirectories.isEmpty
             ? pluginDirectories
-            : (app?.pluginDirectories.isEmpty == false ? app!.pluginDirectories : PluginDirectories.existingUserDefault)
+            : (app?.pluginDirectories.isEmpty == false
+                ? app!.pluginDirectories + PluginDirectories.existingSystem : PluginDirectories.existingDefaults)
         var configuration = HostConfiguration(
             startURL: try pageURL(), originPolicy: OriginPolicy(allowed: [try pageURL()] + origins),
             pluginDirectories: plugins)

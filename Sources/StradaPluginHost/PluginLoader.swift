@@ -86,6 +86,26 @@ public enum PluginDirectories {
     public static var existingUserDefault: [String] {
         FileManager.default.fileExists(atPath: userDefault) ? [userDefault] : []
     }
+
+    /// The system plugins folder of an installed host: `<prefix>/lib/strada/plugins` beside
+    /// `<prefix>/bin/strada-host` — `/usr/lib/strada/plugins` for the Debian package (`scripts/package`).
+    public static var system: String {
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let prefix = ((executable as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
+        return (prefix as NSString).appendingPathComponent("lib/strada/plugins")
+    }
+
+    /// ``system`` if that folder exists, else none (an app definition's plugin folders are searched first).
+    public static var existingSystem: [String] {
+        FileManager.default.fileExists(atPath: system) ? [system] : []
+    }
+
+    /// The folders searched when none is given: the user's (``userDefault``), then the system's (``system``),
+    /// each if it exists. A component both offer comes from the user's.
+    public static var existingDefaults: [String] {
+        [userDefault, system].filter { FileManager.default.fileExists(atPath: $0) }.uniqued()
+    }
 }
 
 /// Loads component plugins with `dlopen` through the ABI 1 entry point. Never unloads them: Swift images

@@ -30,11 +30,14 @@ public final class HostProcess: Sendable {
 
     /// Starts `strada-host run <page> --automation <arguments>`. Wraps it in `xvfb-run -a` when there is no display.
     /// `ephemeral` (the default) adds `--ephemeral`: no website data is kept, so runs never share cookies.
+    /// `executable`: another `strada-host` than the one just built (an installed package's).
     public convenience init(
-        page: String, arguments: [String], environment: [String: String] = [:], ephemeral: Bool = true
+        page: String, arguments: [String], environment: [String: String] = [:], ephemeral: Bool = true,
+        executable: String? = nil
     ) throws {
         try self.init(
-            run: [page, "--automation"] + (ephemeral ? ["--ephemeral"] : []) + arguments, environment: environment)
+            run: [page, "--automation"] + (ephemeral ? ["--ephemeral"] : []) + arguments, environment: environment,
+            executable: executable)
     }
 
     /// Starts `strada-host run --app <file> --automation --ephemeral <arguments>` (an app definition).
@@ -42,8 +45,8 @@ public final class HostProcess: Sendable {
         try self.init(run: ["--app", file, "--automation", "--ephemeral"] + arguments, environment: environment)
     }
 
-    private init(run arguments: [String], environment: [String: String]) throws {
-        let host = BuiltProducts.path("strada-host")
+    private init(run arguments: [String], environment: [String: String], executable: String? = nil) throws {
+        let host = executable ?? BuiltProducts.path("strada-host")
         let command = [host, "run"] + arguments
         let current = ProcessInfo.processInfo.environment
         if current["DISPLAY"]?.isEmpty == false || current["WAYLAND_DISPLAY"] != nil {

@@ -1,0 +1,52 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `scripts/package` builds a Debian package that installs into a scratch root and runs from there with its
+/// own Swift runtime and the plugins in its system plugins folder.
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
+struct PackageTests {
+    @Test func theDebianPackageInstallsAndRunsTheDemoWithItsPackagedPlugins() async throws {
+        let output = try TemporaryDirectory.make("deb")
+        let built = try await ProcessRunner.run(
+            Repository.path("scripts/package"), ["--bin-path", BuiltProducts.directory.path, "--output", output])
+        try #require(built.status == 0, "scripts/package: \(built.stderr)")
+        let deb = try #require(built.stdout.split(separator: "\n").last.map(String.init))
+        #expect(deb.hasSuffix(".deb") && FileManager.default.fileExists(atPath: deb))
+
+        let fields = try await ProcessRunner.run("dpkg-deb", ["--field", deb, "Package", "Depends"])
+        #expect(fields.stdout.contains("Package: strada-host"))
+        #expect(fields.stdout.contains("libwebkitgtk-6.0-4"))
+
+        let root = try TemporaryDirectory.make("root")
+        let extracted = try await ProcessRunner.run("dpkg", ["-x", deb, root])
+        try #require(extracted.status == 0, "dpkg -x: \(extracted.stderr)")
+        let host = root + "/usr/bin/strada-host"
+        for file in [
+            host, root + "/usr/lib/strada/plugins/libStradaFormPlugin.so", root + "/usr/include/strada/strada_plugin.h",
+            root + "/usr/share/strada/web/strada.js", root + "/usr/lib/strada/swift/libswiftCore.so",
+        ] {
+            #expect(FileManager.default.fileExists(atPath: file), "\(file) is not in the package")
+        }
+        // The Swift runtime comes from the package, not from the toolchain that built it.
+        let libraries = try await ProcessRunner.run("ldd", [host])
+        let swiftCore = libraries.stdout.split(separator: "\n").first { $0.contains("libswiftCore.so") } ?? ""
+        #expect(swiftCore.contains(root + "/usr/bin/../lib/strada/swift/"), "\(libraries.stdout)")
+        #expect(!libraries.stdout.contains("not found"), "\(libraries.stdout)")
+
+        // No --plugins and a fresh home: the components come from the package's system plugins folder.
+        let home = try TemporaryDirectory.make("home")
+        let demo = try HostProcess(
+            page: Repository.path("Examples/form-demo/index.html"), arguments: [],
+            environment: ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache"],
+            executable: host)
+        let ready = try await demo.waitFor("host.ready")
+        let plugins = ready["plugins"] as? [[String: Any]] ?? []
+        #expect(plugins.count == 10)
+        #expect(plugins.allSatisfy { ($0["path"] as? String)?.hasPrefix(root + "/usr/lib/strada/plugins/") == true })
+        let added = try await demo.waitFor("control.added")
+        #expect((added["control"] as? [String: Any])?["id"] as? String == "form.submit")
+        try demo.send(["command": "quit"])
+        #expect(try await demo.waitForExit() == 0)
+    }
+}
