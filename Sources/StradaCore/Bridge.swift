@@ -182,19 +182,12 @@ public final class Bridge {
         if collecting == 0 || pendingBytes >= Self.replyBatchBytes { flushReplies() }
     }
 
-    /// Delivers the replies held back, in one call with the JSON text of their array.
+    /// Delivers the replies held back, in one call.
     private func flushReplies() {
         guard !pendingReplies.isEmpty else { return }
         let wires = pendingReplies
         let count = wires.count
         let completions = pendingCompletions
-        var text = "["
-        text.reserveCapacity(pendingBytes + wires.count + 1)
-        for (offset, wire) in wires.enumerated() {
-            if offset > 0 { text += "," }
-            text += wire
-        }
-        text += "]"
         pendingReplies = []
         pendingCompletions = []
         pendingBytes = 0
@@ -202,7 +195,7 @@ public final class Bridge {
             for completion in completions { completion(BridgeError.webViewGone) }
             return
         }
-        webView.deliverReplies(json: text) { [logger] error in
+        webView.deliverReplies(wires) { [logger] error in
             if let error { logger.warning("delivering \(count) replies failed: \(error)") }
             for completion in completions { completion(error) }
         }

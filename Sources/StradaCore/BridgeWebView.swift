@@ -5,18 +5,22 @@ public protocol BridgeWebView: AnyObject {
     var currentURL: String? { get }
     /// Evaluates `javaScript` in the page. `completion` runs on the main thread with `nil` on success.
     func evaluate(javaScript: String, completion: @escaping @MainActor ((any Error)?) -> Void)
-    /// Hands `json` — the JSON text of an array of reply messages — to the page's
-    /// `window.nativeBridge.replyWithJSON(text)` as a string, in one call. `completion` as for
-    /// ``evaluate(javaScript:completion:)``. The default evaluates that call as script text; an engine passes the
-    /// text as a function argument instead (nothing to compile, no escaping).
-    func deliverReplies(json: String, completion: @escaping @MainActor ((any Error)?) -> Void)
+    /// Hands `replies` — the wire texts of reply messages (`{"id",…}`), in order — to the page's
+    /// `window.nativeBridge.replyWithJSON(text)` in one call, `text` being the JSON array of them.
+    /// `completion` as for ``evaluate(javaScript:completion:)``. The default evaluates that call as script
+    /// text; an engine passes the text as a string argument instead (nothing to compile, no escaping).
+    func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void)
 }
 
 extension BridgeWebView {
-    public func deliverReplies(json: String, completion: @escaping @MainActor ((any Error)?) -> Void) {
-        evaluate(
-            javaScript: "window.nativeBridge.replyWithJSON(" + JSON.string(json).serialized() + ")",
-            completion: completion)
+    public func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void) {
+        evaluate(javaScript: Self.replyScript(replies), completion: completion)
+    }
+
+    /// `window.nativeBridge.replyWithJSON("[…]")`: the call ``deliverReplies(_:completion:)`` makes, as script.
+    public static func replyScript(_ replies: [String]) -> String {
+        let array = "[" + replies.joined(separator: ",") + "]"
+        return "window.nativeBridge.replyWithJSON(" + JSON.string(array).serialized() + ")"
     }
 }
 

@@ -255,10 +255,10 @@ final class WebView: BridgeWebView, AnchorView {
 }
 
 extension WebView {
-    /// One call of `window.nativeBridge.replyWithJSON(replies)` in the page's world, with `json` as the string
-    /// argument `replies`: no script text to compile or escape, and the text is copied once, into GLib memory
-    /// that the argument then owns.
-    func deliverReplies(json: String, completion: @escaping @MainActor ((any Error)?) -> Void) {
+    /// One call of `window.nativeBridge.replyWithJSON(replies)` in the page's world, with the JSON array of
+    /// `replies` (wire texts) as the string argument `replies`: no script text to compile or escape, and each
+    /// text is copied once, into the GLib buffer that the argument then owns.
+    func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void) {
         let done: GAsyncReadyCallback = { source, result, userData in
             let box = Unmanaged<EvaluationBox>.fromOpaque(userData!).takeRetainedValue()
             var error: UnsafeMutablePointer<GError>?
@@ -272,14 +272,25 @@ extension WebView {
             }
             MainActor.assumeIsolated { box.completion(failure) }
         }
-        var json = json
-        let copy = json.withUTF8 { bytes -> UnsafeMutablePointer<CChar> in
-            let copy = g_malloc(gsize(bytes.count + 1))!.assumingMemoryBound(to: CChar.self)
-            if let base = bytes.baseAddress { memcpy(copy, base, bytes.count) }
-            copy[bytes.count] = 0
-            return copy
+        let length = replies.reduce(replies.count + 1) { $0 + $1.utf8.count }
+        let buffer = g_malloc(gsize(length + 1))!.assumingMemoryBound(to: CChar.self)
+        var offset = 0
+        func put(_ byte: UInt8) {
+            buffer[offset] = CChar(bitPattern: byte)
+            offset += 1
         }
-        let arguments = strada_string_argument_take("replies", copy)
+        put(UInt8(ascii: "["))
+        for (index, reply) in replies.enumerated() {
+            if index > 0 { put(UInt8(ascii: ",")) }
+            var reply = reply
+            reply.withUTF8 { bytes in
+                if let base = bytes.baseAddress { memcpy(buffer + offset, base, bytes.count) }
+                offset += bytes.count
+            }
+        }
+        put(UInt8(ascii: "]"))
+        buffer[offset] = 0
+        let arguments = strada_string_argument_take("replies", buffer)
         let box = Unmanaged.passRetained(EvaluationBox(completion)).toOpaque()
         webkit_web_view_call_async_javascript_function(
             view, Self.replyFunction, -1, arguments, nil, nil, nil, done, box)

@@ -5,8 +5,18 @@ public import StradaCore
 @MainActor
 public final class InMemoryWebView: BridgeWebView {
     public var currentURL: String?
-    /// Every script evaluated, in order.
-    public private(set) var evaluatedScripts: [String] = []
+    /// Every script evaluated, in order; a ``deliverReplies(_:completion:)`` call is shown as the script
+    /// it stands for (built when read, so recording replies costs what an engine's call would).
+    public var evaluatedScripts: [String] {
+        calls.map {
+            switch $0 {
+            case .script(let script): script
+            case .replies(let replies): Self.replyScript(replies)
+            }
+        }
+    }
+    private enum Call { case script(String), replies([String]) }
+    private var calls: [Call] = []
     /// When set, evaluation completes with this error.
     public var evaluationError: (any Error)?
 
@@ -15,12 +25,17 @@ public final class InMemoryWebView: BridgeWebView {
     }
 
     public func evaluate(javaScript: String, completion: @escaping @MainActor ((any Error)?) -> Void) {
-        evaluatedScripts.append(javaScript)
+        calls.append(.script(javaScript))
+        completion(evaluationError)
+    }
+
+    public func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void) {
+        calls.append(.replies(replies))
         completion(evaluationError)
     }
 
     /// Forgets the scripts recorded so far.
-    public func clear() { evaluatedScripts.removeAll() }
+    public func clear() { calls.removeAll() }
 }
 
 /// A destination for unit tests, with optional recorded native controls.
