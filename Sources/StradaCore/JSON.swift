@@ -71,20 +71,36 @@ extension JSON {
     static func parse(
         _ text: String, limits: JSONLimits, capturing key: String?
     ) throws(JSONParseError) -> (value: JSON, captured: String?, duplicateKeys: Bool) {
+        let parsed = try parse(text, limits: limits, capturing: key, building: true)
+        return (parsed.value, parsed.captured, parsed.duplicateKeys)
+    }
+
+    /// Like ``parse(_:limits:capturing:)``; with `building` false the captured member is validated and kept
+    /// as text only (no value is built for it: it reads as `null` in `value`), except for its own member
+    /// "metadata", which is returned parsed in `capturedMetadata` when the captured value is an object.
+    /// `capturedIsObject`: the captured value is an object. Duplicate keys inside it are not detected then.
+    static func parse(
+        _ text: String, limits: JSONLimits, capturing key: String?, building: Bool
+    ) throws(JSONParseError) -> (
+        value: JSON, captured: String?, duplicateKeys: Bool, capturedIsObject: Bool, capturedMetadata: JSON?
+    ) {
         var text = text
-        let result = text.withUTF8 { buffer -> Result<(JSON, String?, Bool), JSONParseError> in
+        let result = text.withUTF8 {
+            buffer -> Result<(JSON, String?, Bool, Bool, JSON?), JSONParseError> in
             if buffer.count > limits.maxBytes {
                 return .failure(
                     JSONParseError(reason: "input is \(buffer.count) bytes, limit is \(limits.maxBytes)", offset: 0))
             }
             var parser = Parser(bytes: buffer, limits: limits)
             parser.captureKey = key
+            parser.buildCaptured = building
             do throws(JSONParseError) {
                 let value = try parser.parseDocument()
                 let captured = parser.captured.map {
                     String(decoding: UnsafeBufferPointer(rebasing: buffer[$0]), as: UTF8.self)
                 }
-                return .success((value, captured, parser.sawDuplicateKeys))
+                let isObject = parser.captured.map { buffer[$0.lowerBound] == UInt8(ascii: "{") } ?? false
+                return .success((value, captured, parser.sawDuplicateKeys, isObject, parser.capturedMetadata))
             } catch {
                 return .failure(error)
             }
@@ -155,6 +171,10 @@ private struct Parser {
     var captured: Range<Int>?
     /// Some object repeated a key.
     var sawDuplicateKeys = false
+    /// `false`: the captured member is validated, not built (see `skipValue`).
+    var buildCaptured = true
+    /// The captured object's own "metadata" member, parsed, when it is not built.
+    var capturedMetadata: JSON?
 
     mutating func object(_ members: [(key: String, value: JSON)]) -> JSON {
         let object = JSONObject(parsed: members)
@@ -235,7 +255,13 @@ private struct Parser {
             skipWhitespace()
             if depth == 1, let captureKey, key == captureKey {
                 let start = index
-                members.append((key, try parseValue()))
+                if buildCaptured {
+                    members.append((key, try parseValue()))
+                } else {
+                    capturedMetadata = nil
+                    try skipValue(metadataLevel: true)
+                    members.append((key, .null))
+                }
                 captured = start..<index
             } else {
                 members.append((key, try parseValue()))
@@ -266,6 +292,107 @@ private struct Parser {
             if bytes[index] == UInt8(ascii: "]") { index += 1; depth -= 1; return .array(elements) }
             throw fail("expected ',' or ']'")
         }
+    }
+
+    /// Validates one value as `parseValue` would, building nothing. With `metadataLevel`, a member
+    /// "metadata" of this object is parsed into `capturedMetadata`.
+    mutating func skipValue(metadataLevel: Bool = false) throws(JSONParseError) {
+        guard index < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try skipObject(metadataLevel: metadataLevel)
+        case UInt8(ascii: "["): try skipArray()
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try expectLiteral("true")
+        case UInt8(ascii: "f"): try expectLiteral("false")
+        case UInt8(ascii: "n"): try expectLiteral("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        default: throw fail("unexpected character")
+        }
+    }
+
+    mutating func skipObject(metadataLevel: Bool) throws(JSONParseError) {
+        try enter()
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1; depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let keyStart = index
+            try skipString()
+            let isMetadata = metadataLevel && Self.isMetadataKey(bytes, keyStart..<index)
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            if isMetadata { capturedMetadata = try parseValue() } else { try skipValue() }
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return }
+            throw fail("expected ',' or '}'")
+        }
+    }
+
+    /// `"metadata"` spelled without escapes (the web library's spelling; an escaped spelling is read as
+    /// another key here, and `dataValue` still sees it).
+    static func isMetadataKey(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
+        let key: StaticString = "\"metadata\""
+        guard range.count == key.utf8CodeUnitCount else { return false }
+        let start = key.utf8Start
+        for offset in 0..<range.count where bytes[range.lowerBound + offset] != start[offset] { return false }
+        return true
+    }
+
+    mutating func skipArray() throws(JSONParseError) {
+        try enter()
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1; depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            try skipValue()
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; depth -= 1; return }
+            throw fail("expected ',' or ']'")
+        }
+    }
+
+    /// Validates a string as `parseString` would (escapes, control characters), building nothing.
+    mutating func skipString() throws(JSONParseError) {
+        index += 1  // opening quote
+        while index < bytes.count {
+            let c = bytes[index]
+            if c == UInt8(ascii: "\"") {
+                index += 1
+                return
+            }
+            if c == UInt8(ascii: "\\") {
+                index += 1
+                guard index < bytes.count else { throw fail("unexpected end of input") }
+                let escape = bytes[index]
+                index += 1
+                switch escape {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+                    UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    break
+                case UInt8(ascii: "u"): _ = try parseHex4()
+                default: throw fail("invalid escape")
+                }
+                continue
+            }
+            if c < 0x20 { throw fail("control character in string") }
+            index += 1
+        }
+        throw fail("unterminated string")
     }
 
     mutating func parseHex4() throws(JSONParseError) -> UInt32 {

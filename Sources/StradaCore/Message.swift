@@ -25,6 +25,9 @@ public struct Message: Sendable {
     /// The page's data repeated a key: decoding goes through the parsed value, so `data()` sees the last
     /// value as routing, `dataValue` and JavaScript do (Foundation's decoder would take the first).
     private var dataHasDuplicateKeys = false
+    /// `jsonData` came from a page and was validated without being built: whether it repeats a key is found
+    /// out when ``data()`` decodes it.
+    private var dataKeysUnchecked = false
 
     /// What the web library adds to every message's `data`.
     public struct Metadata: Sendable, Hashable {
@@ -70,7 +73,12 @@ public struct Message: Sendable {
     /// Decodes `data` with `Strada.config.jsonDecoder`; `nil` (and a log line) when it does not fit `T`.
     public func data<T: Decodable>() -> T? {
         do {
-            let text = dataHasDuplicateKeys ? (parsedData?.serialized() ?? jsonData) : jsonData
+            var text = dataHasDuplicateKeys ? (parsedData?.serialized() ?? jsonData) : jsonData
+            if dataKeysUnchecked, let parsed = try? JSON.parse(jsonData, limits: .messages, capturing: nil),
+                parsed.duplicateKeys
+            {
+                text = parsed.value.serialized()
+            }
             return try Strada.config.jsonDecoder.decode(T.self, from: Data(text.utf8))
         } catch {
             Strada.config.logger.error("decoding \(component)/\(event) data as \(T.self) failed: \(error)")
@@ -109,21 +117,37 @@ extension Message {
         try self.init(wire: wire, rawData: nil)
     }
 
-    /// Parses one wire message from JSON text, keeping `data` as the page wrote it.
+    /// Parses one wire message from JSON text, keeping `data` as the page wrote it. `data` is validated but
+    /// not built into a value (only its `metadata` is read): a component that passes it through never pays
+    /// for that; ``dataValue`` and ``data()`` parse it when asked.
     package init(wireText text: String, limits: JSONLimits = .messages) throws(MalformedMessage) {
-        let parsed: (value: JSON, captured: String?, duplicateKeys: Bool)
+        let parsed:
+            (value: JSON, captured: String?, duplicateKeys: Bool, capturedIsObject: Bool, capturedMetadata: JSON?)
         do {
-            parsed = try JSON.parse(text, limits: limits, capturing: "data")
+            parsed = try JSON.parse(text, limits: limits, capturing: "data", building: false)
         } catch {
             throw MalformedMessage(reason: "\(error)")
         }
-        try self.init(wire: parsed.value, rawData: parsed.captured)
+        guard case .object(let fields) = parsed.value else {
+            throw MalformedMessage(reason: "message is not a JSON object")
+        }
+        let (id, component, event) = try Self.envelope(fields)
+        var jsonData = "{}"
+        var metadata: Metadata?
+        if let captured = parsed.captured, captured != "null" {
+            guard parsed.capturedIsObject else {
+                throw MalformedMessage(reason: "message \(id) has \"data\" that is not an object")
+            }
+            jsonData = captured
+            metadata = parsed.capturedMetadata?["url"]?.stringValue.map(Metadata.init(url:))
+        }
+        self.init(id: id, component: component, event: event, metadata: metadata, jsonData: jsonData, parsedData: nil)
         receivedWire = text
-        dataHasDuplicateKeys = parsed.duplicateKeys
+        dataKeysUnchecked = parsed.captured != nil && parsed.captured != "null"
     }
 
-    init(wire: JSON, rawData: String?) throws(MalformedMessage) {
-        guard case .object(let fields) = wire else { throw MalformedMessage(reason: "message is not a JSON object") }
+    /// `id`, `component` and `event` of a wire object, checked.
+    private static func envelope(_ fields: JSONObject) throws(MalformedMessage) -> (String, String, String) {
         guard let id = fields["id"]?.stringValue else { throw MalformedMessage(reason: "message has no string \"id\"") }
         guard let component = fields["component"]?.stringValue, !component.isEmpty else {
             throw MalformedMessage(reason: "message \(id) has no string \"component\"")
@@ -131,6 +155,12 @@ extension Message {
         guard let event = fields["event"]?.stringValue else {
             throw MalformedMessage(reason: "message \(id) has no string \"event\"")
         }
+        return (id, component, event)
+    }
+
+    init(wire: JSON, rawData: String?) throws(MalformedMessage) {
+        guard case .object(let fields) = wire else { throw MalformedMessage(reason: "message is not a JSON object") }
+        let (id, component, event) = try Self.envelope(fields)
         let data: JSON
         var text = rawData
         switch fields["data"] {
