@@ -74,6 +74,55 @@ static inline GVariant *strada_string_argument_take(const char *name, char *valu
     g_variant_builder_add(&builder, "{sv}", name, g_variant_new_take_string(value));
     return g_variant_builder_end(&builder);
 }
+
+/* WebDriver (WebKitWebDriver starts the host with WEBKIT_INSPECTOR_SERVER set and asks for an automation session):
+   the default web context allows automation, and the one web view is created controlled by automation, on the
+   context's network session for automation (construct-only properties). */
+static inline GtkWidget *strada_web_view_new_for_automation(WebKitUserContentManager *ucm) {
+    WebKitWebContext *context = webkit_web_context_get_default();
+    webkit_web_context_set_automation_allowed(context, TRUE);
+    return GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "user-content-manager", ucm, "web-context", context,
+                                   "network-session", webkit_web_context_get_network_session_for_automation(context),
+                                   "is-controlled-by-automation", TRUE, NULL));
+}
+/* When a driver starts a session: name the application (the driver matches it against "browserName") and answer
+   the session's first "create-web-view" with `view` (one window: later requests get NULL, which the driver reports
+   as an error); `started(session id, data)` is told. */
+typedef void (*strada_automation_callback)(const char *session, void *data);
+typedef struct {
+    GtkWidget *view; strada_automation_callback started; void *data; const char *name; int major, minor, micro;
+    gboolean handed_out;
+} strada_automation_offer;
+static WebKitWebView *strada_automation_create_web_view(WebKitAutomationSession *session, gpointer data) {
+    (void)session;
+    strada_automation_offer *offer = data;
+    if (offer->handed_out) return NULL;
+    offer->handed_out = TRUE;
+    return WEBKIT_WEB_VIEW(offer->view);
+}
+static void strada_automation_started(WebKitWebContext *context, WebKitAutomationSession *session, gpointer data) {
+    (void)context;
+    strada_automation_offer *offer = data;
+    WebKitApplicationInfo *info = webkit_application_info_new();
+    webkit_application_info_set_name(info, offer->name);
+    webkit_application_info_set_version(info, (guint64)offer->major, (guint64)offer->minor, (guint64)offer->micro);
+    webkit_automation_session_set_application_info(session, info);
+    webkit_application_info_unref(info);
+    offer->handed_out = FALSE;
+    g_signal_connect(session, "create-web-view", G_CALLBACK(strada_automation_create_web_view), offer);
+    offer->started(webkit_automation_session_get_id(session), offer->data);
+}
+static inline void strada_offer_web_view_to_automation(GtkWidget *view, const char *name, int major, int minor,
+                                                       int micro, strada_automation_callback started, void *data) {
+    strada_automation_offer *offer = g_new0(strada_automation_offer, 1);  /* lives as long as the process */
+    offer->view = view;
+    offer->name = g_strdup(name);
+    offer->major = major; offer->minor = minor; offer->micro = micro;
+    offer->started = started;
+    offer->data = data;
+    g_signal_connect(webkit_web_context_get_default(), "automation-started", G_CALLBACK(strada_automation_started),
+                     offer);
+}
 /* Route decisions, load failures, refresh keys. */
 #include "navigation.h"
 /* Permission requests and downloads. */

@@ -91,6 +91,10 @@ public enum AutomationEvent: Sendable, Equatable {
     /// The page's Turbo registered our adapter: from now on its visits are proposed to the navigator.
     case turboReady(url: String, version: String)
 
+    // MARK: WebDriver
+    /// A WebDriver session started (`run --webdriver`): the driver now drives the window's web view.
+    case webDriverStarted(session: String)
+
     // MARK: Benchmarks
     case benchmarkRoundtrip(result: JSON)
 
@@ -117,6 +121,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case permissionAnswered = "permission.answered", notification
         case pathConfigurationLoaded = "path-configuration.loaded", pathConfigurationError = "path-configuration.error"
         case benchmarkRoundtrip = "benchmark.roundtrip"
+        case webDriverStarted = "webdriver.started"
 
         /// Events written whatever the channel's filter: the host's own, command results and `controls`.
         public var isAlwaysReported: Bool {
@@ -178,6 +183,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case .pathConfigurationError: .pathConfigurationError
         case .turboReady: .turboReady
         case .benchmarkRoundtrip: .benchmarkRoundtrip
+        case .webDriverStarted: .webDriverStarted
         }
     }
 
@@ -253,6 +259,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case .notification(let title, let body): ["title": .string(title), "body": .string(body)]
         case .turboReady(let url, let version): ["url": .string(url), "version": .string(version)]
         case .benchmarkRoundtrip(let result): ["result": result]
+        case .webDriverStarted(let session): ["session": .string(session)]
         }
     }
 

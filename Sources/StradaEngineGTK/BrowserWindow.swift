@@ -120,6 +120,9 @@ package final class BrowserWindow {
     private let userAgentPrefix: String?
     private let originPolicy: OriginPolicy
 
+    /// Sees each WebDriver session that starts (`webDriver` windows), with the session's id.
+    package var onWebDriverSession: (@MainActor (String) -> Void)?
+
     /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
     /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
     /// Where every web view keeps website data; set before the first window is created (later: no effect).
@@ -136,10 +139,13 @@ package final class BrowserWindow {
     /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
     /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
     /// With `parent`, the window is a modal over it (transient, modal, `size` or 80 % of the parent's, a
-    /// Cancel button that asks to dismiss it, as do Escape and its close button).
+    /// Cancel button that asks to dismiss it, as do Escape and its close button). `webDriver`: the web view is
+    /// controlled by automation and handed to the WebDriver session WebKitWebDriver asks for (the driver
+    /// matches its `browserName` capability against "strada-host").
     package init(
         title: String, componentNames: [String], originPolicy: OriginPolicy, userAgentPrefix: String? = nil,
-        logger: Logger, modalOver parent: BrowserWindow? = nil, size: (width: Int, height: Int)? = nil
+        webDriver: Bool = false, logger: Logger, modalOver parent: BrowserWindow? = nil,
+        size: (width: Int, height: Int)? = nil
     ) {
         self.parent = parent
         self.originPolicy = originPolicy
@@ -161,7 +167,9 @@ package final class BrowserWindow {
             gtk_window_set_default_size(gtkWindow, Int32(size?.width ?? 960), Int32(size?.height ?? 640))
         }
 
-        webView = WebView(userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames))
+        webView = WebView(
+            userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames),
+            controlledByAutomation: webDriver)
         bridge = Bridge(webView: webView, logger: logger)
         content = ScreenContent(webView: webView.widget)
         controls = WindowControls(window: window, webView: content.widget, title: title)
@@ -229,6 +237,16 @@ package final class BrowserWindow {
                 MainActor.assumeIsolated { window.onPageEvent?(.notification(title: title, body: body)) }
             }, Unmanaged.passUnretained(self).toOpaque())
         installRouting()
+        if webDriver {
+            strada_offer_web_view_to_automation(
+                webView.widget, Self.automationName, 1, 0, 0,
+                { session, data in
+                    guard let data else { return }
+                    let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                    let id = session.map { String(cString: $0) } ?? ""
+                    MainActor.assumeIsolated { window.onWebDriverSession?(id) }
+                }, Unmanaged.passUnretained(self).toOpaque())
+        }
 
         webView.onMessage = { [weak self] text in
             guard let self else { return }
@@ -270,6 +288,9 @@ package final class BrowserWindow {
             return false
         }
     }
+
+    /// The application name a WebDriver session sees (its `browserName`).
+    package static let automationName = "strada-host"
 
     /// Controls for a new screen (shown once the navigator shows the screen).
     package func makeScreenControls() -> ScreenControls {

@@ -76,11 +76,18 @@ final class WebView: BridgeWebView, AnchorView {
     static let echoChannel = "stradaEcho"
     private let contentManager: OpaquePointer
 
-    init(userAgentSuffix: String) {
+    /// `controlledByAutomation`: a web view a WebDriver session can drive (WebKit's automation, see
+    /// ``BrowserWindow/init(title:componentNames:originPolicy:userAgentPrefix:webDriver:logger:)``).
+    init(userAgentSuffix: String, controlledByAutomation: Bool = false) {
         let contentManager = webkit_user_content_manager_new()!
         self.contentManager = contentManager
-        // One network session for every web view of the process (a modal's too): one cookie jar, one login.
-        widget = strada_web_view_new(contentManager, Self.networkSession)
+        if controlledByAutomation {
+            // WebDriver: the web context allows automation and the view uses its session for automation.
+            widget = strada_web_view_new_for_automation(contentManager)
+        } else {
+            // One network session for every web view of the process (a modal's too): one cookie jar, one login.
+            widget = strada_web_view_new(contentManager, Self.networkSession)
+        }
         view = strada_webkit_web_view(widget)
 
         let settings = webkit_web_view_get_settings(view)

@@ -12,6 +12,10 @@ public struct HostConfiguration: Sendable {
     public var pluginDirectories: [String]
     /// Event-name prefixes the automation channel reports (`[""]`: all), or `nil` for no channel.
     public var automationEvents: [String]?
+    /// The automation channel on a Unix socket at this path too (or only: without `automationEvents`).
+    public var automationSocket: String?
+    /// WebDriver: the web view is controlled by automation and handed to the session WebKitWebDriver asks for.
+    public var webDriver = false
     /// Benchmarks only: the bare engine echo channel.
     public var benchmarkEchoChannel = false
     /// Hot reload: watch the plugin folders and swap in rebuilt plugins.

@@ -17,6 +17,7 @@ public final class HostSession {
     private let pathConfiguration: PathConfigurationStore
     private let permissions: PermissionStore
     private let automation: AutomationChannel?
+    private let automationSocket: AutomationSocket?
     private let output: HostOutput
     private let logger: Logger
     private let registry: PluginRegistry
@@ -36,9 +37,19 @@ public final class HostSession {
         self.launcher = launcher
         self.output = output
         self.logger = logger
-        let channel = configuration.automationEvents.map {
-            AutomationChannel(eventPrefixes: $0, write: output.automation)
+        var socket: AutomationSocket?
+        if let path = configuration.automationSocket {
+            do { socket = try AutomationSocket(path: path) } catch { throw HostError(description: error.description) }
         }
+        automationSocket = socket
+        // One channel, written to stdout (--automation) and to the socket's clients (--automation-socket).
+        let toStdout = configuration.automationEvents != nil
+        let channel: AutomationChannel? =
+            toStdout || socket != nil
+            ? AutomationChannel(eventPrefixes: configuration.automationEvents ?? [""]) { line in
+                if toStdout { output.automation(line) }
+                socket?.send(line)
+            } : nil
         automation = channel
 
         registry = PluginRegistry(
@@ -71,8 +82,13 @@ public final class HostSession {
         BrowserWindow.setIdentity(id: configuration.appID, name: configuration.title)
         window = BrowserWindow(
             title: configuration.title, componentNames: names, originPolicy: configuration.originPolicy,
-            userAgentPrefix: configuration.userAgentPrefix, logger: logger, size: configuration.windowSize)
+            userAgentPrefix: configuration.userAgentPrefix, webDriver: configuration.webDriver, logger: logger,
+            size: configuration.windowSize)
         if let scheme = configuration.colorScheme { window.applyColorScheme(scheme) }
+        window.onWebDriverSession = { id in
+            logger.info("WebDriver session \(id) started: the driver drives the page")
+            channel?.emit(.webDriverStarted(session: id))
+        }
         navigator = Navigator(
             window: window, registrations: registrations, originPolicy: configuration.originPolicy, logger: logger)
         navigator.report = { event in channel?.emit(event) }
@@ -127,7 +143,11 @@ public final class HostSession {
         }
         navigator.makeModal = { [weak self] url, properties in self?.presentModal(url, properties: properties) }
         BrowserWindow.onDownload = { [weak self] path, error in self?.downloadEnded(path, error: error) }
-        channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) })
+        if toStdout { channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) }) }
+        if let socket {
+            socket.start { [weak self] command in self?.perform(command) }
+            logger.info("automation socket: \(socket.path)")
+        }
         for plugin in isolated { observe(plugin) }
         if configuration.watch {
             let directories = configuration.pluginDirectories
@@ -361,6 +381,7 @@ public final class HostSession {
         for plugin in isolated { plugin.shutdown() }
         logger.info("exiting (\(code)): \(reason)")
         automation?.emit(.hostExit(code: code, reason: reason))
+        automationSocket?.close()
         loop.quit(exitCode: code)
     }
 

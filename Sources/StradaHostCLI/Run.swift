@@ -10,7 +10,10 @@ struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Open a page in the host window with the plugins' components available to it.")
 
-    @Argument(help: "The page to open: an http(s)/file URL, or a path to an HTML file (default: the app's start_url).")
+    @Argument(
+        help: ArgumentHelp(
+            "The page to open: an http(s)/file URL, or a path to an HTML file (default: the app's start_url; "
+                + "with --webdriver: a blank page, the driver navigates)."))
     var page: String?
 
     @Option(
@@ -35,6 +38,24 @@ struct Run: ParsableCommand {
             "With --automation: only report events whose name starts with one of these comma-separated prefixes "
                 + "(e.g. \"page,control\")."))
     var automationEvents: String?
+
+    @Option(
+        name: .customLong("automation-socket"),
+        help: ArgumentHelp(
+            "The automation channel (same JSON lines as --automation) on a Unix socket at this path.",
+            valueName: "path"))
+    var automationSocket: String?
+
+    @Flag(
+        help: ArgumentHelp(
+            "Be driven by WebKitWebDriver: pass [\"run\", \"--webdriver\", …] as the webkitgtk:browserOptions args "
+                + "(browserName \"strada-host\")."))
+    var webdriver = false
+
+    @Option(
+        name: .customLong("log-file"),
+        help: ArgumentHelp("Append the host's log (everything it writes on stderr) to this file.", valueName: "path"))
+    var logFile: String?
 
     @Flag(help: .hidden)
     var benchmarkEchoChannel = false
@@ -116,11 +137,14 @@ struct Run: ParsableCommand {
     }
 
     /// The page argument as a URL: kept when it has a scheme, otherwise an existing file made absolute. Without
-    /// one, the app definition's start_url.
+    /// one, the app definition's start_url, or a blank page under --webdriver (the driver navigates).
     func pageURL() throws -> String {
         guard let page else {
             if let app = try appDefinition() { return app.startURL }
-            throw ValidationError("Missing expected argument '<page>' (or an app definition: --app FILE)")
+            guard webdriver else {
+                throw ValidationError("Missing expected argument '<page>' (or an app definition: --app FILE)")
+            }
+            return "about:blank"
         }
         if page.contains("://") || page.hasPrefix("about:") || page.hasPrefix("data:") { return page }
         let absolute = URL(fileURLWithPath: page).standardizedFileURL
@@ -131,6 +155,20 @@ struct Run: ParsableCommand {
     }
 
     func run() throws {
+        if let logFile {
+            let fd = open(logFile, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw ValidationError("--log-file \(logFile): cannot write there; pass a path in a writable folder")
+            }
+            dup2(fd, 2)
+            close(fd)
+        }
+        if webdriver, ProcessInfo.processInfo.environment["WEBKIT_INSPECTOR_SERVER"] == nil {
+            FileHandle.standardError.write(
+                Data(
+                    ("strada-host: --webdriver without WEBKIT_INSPECTOR_SERVER: no driver can connect; let "
+                        + "WebKitWebDriver start the host (webkitgtk:browserOptions)\n").utf8))
+        }
         let app = try appDefinition()
         let origins = allowedOrigins.isEmpty ? (app?.allowedOrigins ?? []) : allowedOrigins
         let plugins =
@@ -143,6 +181,8 @@ struct Run: ParsableCommand {
             pluginDirectories: plugins)
         configuration.automationEvents =
             automation ? (automationEvents?.split(separator: ",").map(String.init) ?? [""]) : nil
+        configuration.automationSocket = automationSocket
+        configuration.webDriver = webdriver
         configuration.benchmarkEchoChannel = benchmarkEchoChannel
         configuration.watch = watch
         configuration.isolate = isolate

@@ -1,0 +1,190 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Testing an app in CI: the automation channel on a Unix socket (the same JSON lines as `--automation`),
+/// and the host driven by WebKit's own WebDriver server (`WebKitWebDriver`, Debian webkit2gtk-driver) —
+/// the page through WebDriver, the native controls through the socket, in one session.
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
+struct WebDriverTests {
+    /// A line-oriented client of the host's automation socket.
+    final class SocketClient: @unchecked Sendable {  // used from one test task at a time
+        let fd: Int32
+        private var buffer: [UInt8] = []
+
+        init(path: String, timeout: Double = 20) throws {
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+                var address = sockaddr_un()
+                address.sun_family = sa_family_t(AF_UNIX)
+                withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+                    for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+                }
+                let connected = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                    }
+                }
+                if connected == 0 {
+                    var wait = timeval(tv_sec: 20, tv_usec: 0)
+                    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+                    self.fd = fd
+                    return
+                }
+                close(fd)
+                guard Date() < deadline else { throw HostProcess.Timeout(waitingFor: "socket \(path)", seen: []) }
+                usleep(50_000)
+            }
+        }
+
+        deinit { close(fd) }
+
+        func send(_ command: [String: Any]) throws {
+            let line = String(decoding: try JSONSerialization.data(withJSONObject: command), as: UTF8.self) + "\n"
+            _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
+        }
+
+        /// The next event named `name` (events before it are skipped).
+        func next(_ name: String) throws -> [String: Any] {
+            while true {
+                if let newline = buffer.firstIndex(of: 0x0A) {
+                    let line = Data(buffer[..<newline])
+                    buffer.removeSubrange(...newline)
+                    if let event = try JSONSerialization.jsonObject(with: line) as? [String: Any],
+                        event["event"] as? String == name
+                    {
+                        return event
+                    }
+                    continue
+                }
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                let count = recv(fd, &chunk, chunk.count, 0)
+                guard count > 0 else { throw HostProcess.Timeout(waitingFor: name, seen: []) }
+                buffer.append(contentsOf: chunk[0..<count])
+            }
+        }
+    }
+
+    @Test func theAutomationChannelOnASocketGreetsEachClientAndCarriesOutItsCommands() async throws {
+        let folder = try TemporaryDirectory.make("socket")
+        let path = folder + "/automation.sock"
+        let host = try HostProcess(
+            page: Repository.path("Examples/form-demo/index.html"),
+            arguments: ["--plugins", try PluginsDirectory.make(), "--automation-socket", path])
+        try await host.waitFor("control.added")
+        let client = try SocketClient(path: path)
+        // A client connecting late gets host.ready first.
+        let ready = try client.next("host.ready")
+        #expect((ready["components"] as? [String]) == ["form"])
+        try client.send(["command": "controls"])
+        let controls = try client.next("controls")
+        #expect(
+            ((controls["controls"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String } == ["form.submit"])
+        // Only the socket's client is told about its malformed line.
+        try client.send(["nonsense": true])
+        let refused = try client.next("command.error")
+        #expect((refused["error"] as? String)?.contains("\"command\"") == true)
+        try client.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+        #expect(!FileManager.default.fileExists(atPath: path), "the socket file is removed at exit")
+    }
+
+    @Test func aFileThatIsNotASocketIsNeverReplaced() async throws {
+        let path = try TemporaryDirectory.make("socket") + "/not-a-socket"
+        try "keep me".write(toFile: path, atomically: true, encoding: .utf8)
+        let output = try await ProcessRunner.run(
+            BuiltProducts.path("strada-host"),
+            ["run", Repository.path("Examples/form-demo/index.html"), "--ephemeral", "--automation-socket", path])
+        #expect(output.status != 0)
+        #expect(output.stderr.contains("\(path): a file that is not a socket is there"))
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "keep me")
+    }
+
+    /// WebKitWebDriver starts the host (`webkitgtk:browserOptions`), opens a session, navigates, finds
+    /// elements and runs script in the page — while the socket sees the page's bridge and native controls.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/WebKitWebDriver")))
+    func webKitWebDriverDrivesThePageWhileTheSocketDrivesTheNativeControls() async throws {
+        let server = try await LocalHTTPServer.running(
+            script: Repository.path("Examples/demo/server.py"), arguments: ["--port", "0"])
+        defer { server.stop() }
+        let folder = try TemporaryDirectory.make("webdriver")
+        let socketPath = folder + "/automation.sock"
+        let port = 4444 + Int(getpid() % 1000)
+        let driver = Process()
+        driver.executableURL = URL(fileURLWithPath: "/usr/bin/WebKitWebDriver")
+        driver.arguments = ["--port=\(port)"]
+        driver.standardOutput = FileHandle.nullDevice
+        driver.standardError = FileHandle.nullDevice
+        try driver.run()
+        defer { driver.terminate() }
+        let base = "http://127.0.0.1:\(port)"
+
+        /// One WebDriver call (curl: the W3C protocol is JSON over HTTP); retried while the driver starts.
+        func call(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> [String: Any] {
+            var arguments = ["-s", "-X", method, base + path]
+            if let body {
+                arguments += ["-H", "Content-Type: application/json"]
+                arguments += ["-d", String(decoding: try JSONSerialization.data(withJSONObject: body), as: UTF8.self)]
+            }
+            for _ in 0..<50 {
+                let output = try await ProcessRunner.run("/usr/bin/curl", arguments, timeout: 60)
+                if output.status == 0, let value = try? JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) {
+                    return value as? [String: Any] ?? [:]
+                }
+                try await Task.sleep(for: .milliseconds(100))  // the driver is still starting
+            }
+            return [:]
+        }
+
+        let plugins = try PluginsDirectory.make(plugins: ["libStradaFormPlugin.so"])
+        let created = try await call(
+            "POST", "/session",
+            [
+                "capabilities": [
+                    "alwaysMatch": [
+                        "browserName": "strada-host",
+                        "webkitgtk:browserOptions": [
+                            "binary": BuiltProducts.path("strada-host"),
+                            "args": [
+                                "run", "--webdriver", "--ephemeral", "--plugins", plugins, "--automation-socket",
+                                socketPath, "--allow-origin", server.url, "--log-file", folder + "/host.log",
+                            ],
+                        ],
+                    ]
+                ]
+            ])
+        let session = try #require((created["value"] as? [String: Any])?["sessionId"] as? String, "\(created)")
+        let client = try SocketClient(path: socketPath)
+        let started = try client.next("webdriver.started")
+        #expect((started["session"] as? String)?.isEmpty == false)
+
+        _ = try await call("POST", "/session/\(session)/url", ["url": server.url + "form"])
+        let title = try await call("GET", "/session/\(session)/title")
+        #expect(title["value"] as? String == "Form · Strada demo")
+        let found = try await call(
+            "POST", "/session/\(session)/element", ["using": "css selector", "value": "textarea"])
+        #expect((found["value"] as? [String: Any])?.isEmpty == false)
+        let script = try await call(
+            "POST", "/session/\(session)/execute/sync",
+            ["script": "return document.documentElement.dataset.bridgeComponents", "args": []])
+        #expect(script["value"] as? String == "form")
+        // The same page's native Save button, pressed through the socket, submits the form.
+        let control = try client.next("control.added")
+        #expect((control["control"] as? [String: Any])?["id"] as? String == "form.submit")
+        try client.send(["command": "activate", "control": "form.submit"])
+        _ = try client.next("command.ok")
+        var url = ""
+        for _ in 0..<100 where !url.contains("/form/sent") {
+            url = try await call("GET", "/session/\(session)/url")["value"] as? String ?? ""
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(url.hasPrefix(server.url + "form/sent?id="))
+        _ = try await call("DELETE", "/session/\(session)")
+        #expect(try String(contentsOfFile: folder + "/host.log", encoding: .utf8).contains("WebDriver session"))
+    }
+}
