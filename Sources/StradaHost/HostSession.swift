@@ -173,7 +173,6 @@ public final class HostSession {
 
     /// Shows the window, loads the start page and runs until the host quits; returns the exit code.
     public func run() -> Int32 {
-        window.present()
         // Files and cached server copies apply before the first visit is routed; servers answer later.
         pathConfiguration.load()
         navigator.nativeScreen = { [registry, pathConfiguration, logger] url in
@@ -193,7 +192,9 @@ public final class HostSession {
             }
             return screen
         }
+        // The load first: the web process starts while the window is shown and laid out.
         window.load(url: configuration.startURL)
+        window.present()
         return loop.run()
     }
 
