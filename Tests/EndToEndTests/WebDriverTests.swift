@@ -121,7 +121,7 @@ struct WebDriverTests {
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()
-        defer { driver.terminate() }
+        defer { kill(driver.processIdentifier, SIGKILL) }  // SIGTERM may be blocked in a test runner's thread
         let base = "http://127.0.0.1:\(port)"
 
         /// One WebDriver call (curl: the W3C protocol is JSON over HTTP); retried while the driver starts.

@@ -1,0 +1,295 @@
+"""Test a Hotwire app in strada-host: Selenium drives the page, `Native` drives the window's native controls.
+
+    from strada_testing import StradaHost
+
+    with StradaHost(plugins="plugins", allow=["http://127.0.0.1:3000"]) as app:
+        app.driver.get("http://127.0.0.1:3000/posts/new")          # Selenium, as in a browser
+        app.driver.find_element("name", "title").send_keys("Hello")
+        app.native.press("Save")                                   # the native header-bar button
+        assert app.driver.find_element("css selector", "h1").text == "Hello"
+
+The host is started by WebKitWebDriver (`webkitgtk:browserOptions`) with `run --webdriver --automation-socket
+PATH`; `Native` speaks the host's automation protocol (JSON lines, the README's tables) on that socket.
+"""
+import json
+import os
+import shutil
+import socket
+import tempfile
+import threading
+import time
+
+__all__ = ["StradaHost", "Native", "NativeError", "click", "fill"]
+
+# WebKitGTK 6.0's WebDriver (2.50) answers element clicks, typing and actions with "unsupported operation":
+# its automation cannot synthesise input for GTK 4 web views. Navigation, finding, reading, scripts and
+# screenshots work. These two do what a user's click and typing do, through the page, when WebDriver cannot.
+_CLICK = "arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus(); arguments[0].click();"
+_FILL = """
+const element = arguments[0], text = arguments[1];
+element.focus();
+const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), "value")?.set;
+setter ? setter.call(element, text) : (element.value = text);
+element.dispatchEvent(new InputEvent("input", {bubbles: true, inputType: "insertText", data: text}));
+element.dispatchEvent(new Event("change", {bubbles: true}));
+"""
+
+
+def _unsupported(error):
+    return "unsupported operation" in str(getattr(error, "msg", "") or "") or type(error).__name__ in (
+        "UnknownMethodException", "WebDriverException") and not str(getattr(error, "msg", "") or "")
+
+
+def click(element):
+    """Clicks `element`: WebDriver's click, or the page's when the engine's WebDriver cannot synthesise input."""
+    from selenium.common.exceptions import WebDriverException
+    try:
+        element.click()
+    except WebDriverException as error:
+        if not _unsupported(error):
+            raise
+        element.parent.execute_script(_CLICK, element)
+
+
+def fill(element, text):
+    """Replaces `element`'s value with `text` as typing would (input and change events)."""
+    from selenium.common.exceptions import WebDriverException
+    try:
+        element.clear()
+        element.send_keys(text)
+    except WebDriverException as error:
+        if not _unsupported(error):
+            raise
+        element.parent.execute_script(_FILL, element, text)
+
+
+class NativeError(AssertionError):
+    """A native control was not there, or the host refused a command (its reason is the message)."""
+
+
+class Native:
+    """The host's automation channel on its Unix socket: every event, and commands on native controls."""
+
+    def __init__(self, path, timeout=30):
+        deadline = time.time() + timeout
+        while True:
+            try:
+                self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self._socket.connect(path)
+                break
+            except OSError:
+                self._socket.close()
+                if time.time() > deadline:
+                    raise NativeError("no strada-host automation socket at %s" % path)
+                time.sleep(0.05)
+        self.events = []  # every event line so far, as dicts, in order
+        self._changed = threading.Condition()
+        self._closed = False
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        buffer = b""
+        while True:
+            try:
+                chunk = self._socket.recv(65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                break
+            buffer += chunk
+            while b"\n" in buffer:
+                line, buffer = buffer.split(b"\n", 1)
+                try:
+                    event = json.loads(line)
+                except ValueError:
+                    continue
+                with self._changed:
+                    self.events.append(event)
+                    self._changed.notify_all()
+        with self._changed:
+            self._closed = True
+            self._changed.notify_all()
+
+    def close(self):
+        try:
+            self._socket.close()
+        except OSError:
+            pass
+
+    # Waiting and commands
+
+    def wait_for(self, name, after=0, timeout=15, **fields):
+        """The first event `name` from index `after` on whose fields match (a callable is a predicate)."""
+        def matches(event):
+            return event.get("event") == name and all(
+                value(event.get(key)) if callable(value) else event.get(key) == value for key, value in fields.items())
+        deadline = time.time() + timeout
+        with self._changed:
+            while True:
+                for event in self.events[after:]:
+                    if matches(event):
+                        return event
+                if self._closed or time.time() > deadline:
+                    raise NativeError("timed out waiting for %s %s" % (name, fields))
+                self._changed.wait(max(0.01, deadline - time.time()))
+
+    def command(self, name, **arguments):
+        """Sends a command and returns its `command.ok` (or `controls`) event; raises on `command.error`."""
+        with self._changed:
+            mark = len(self.events)
+        line = json.dumps(dict(command=name, **arguments)) + "\n"
+        self._socket.sendall(line.encode("utf-8"))
+        deadline = time.time() + 15
+        with self._changed:
+            while True:
+                for event in self.events[mark:]:
+                    kind = event.get("event")
+                    if name == "controls" and kind == "controls":
+                        return event
+                    if kind in ("command.ok", "command.error") and event.get("command") == name:
+                        if kind == "command.error":
+                            raise NativeError("%s: %s" % (name, event.get("error")))
+                        return event
+                if self._closed or time.time() > deadline:
+                    raise NativeError("no answer to %s" % name)
+                self._changed.wait(0.05)
+
+    # The controls of the screen shown
+
+    def controls(self):
+        """The native controls shown now: dicts with id, kind (button, menu, dialog, search), title, …"""
+        return self.command("controls")["controls"]
+
+    def control(self, title=None, kind=None, id=None, timeout=10):
+        """Waits until a control with that title (or id) and kind is shown, and returns it."""
+        deadline = time.time() + timeout
+        while True:
+            for control in self.controls():
+                if (id is None or control.get("id") == id) and (title is None or control.get("title") == title) \
+                        and (kind is None or control.get("kind") == kind):
+                    return control
+            if time.time() > deadline:
+                shown = ", ".join("%s %r" % (c.get("kind"), c.get("title")) for c in self.controls()) or "none"
+                raise NativeError("no native %s %r shown (shown: %s)" % (kind or "control", title or id, shown))
+            time.sleep(0.1)
+
+    def press(self, title):
+        """Presses the header-bar button with this title, as a click would."""
+        self.command("activate", control=self.control(title, kind="button")["id"])
+
+    def choose(self, item, menu=None):
+        """Chooses `item` (its title) in the menu shown (or the menu titled `menu`)."""
+        shown = self.control(menu, kind="menu")
+        for entry in shown.get("items", []):
+            if entry.get("title") == item:
+                return self.command("choose", control=shown["id"], index=entry["index"])
+        raise NativeError("menu %r has no item %r (it has: %s)" % (
+            shown.get("title"), item, ", ".join(entry.get("title", "") for entry in shown.get("items", []))))
+
+    def confirm(self, title=None):
+        """Confirms the native alert shown (or the one titled `title`)."""
+        self.command("confirm", control=self.control(title, kind="dialog")["id"])
+
+    def dismiss(self, title=None):
+        """Dismisses the native alert or menu shown, as Escape would."""
+        shown = [c for c in self.controls() if c.get("kind") in ("dialog", "menu") and title in (None, c.get("title"))]
+        if not shown:
+            raise NativeError("no native alert or menu %s to dismiss" % (repr(title) if title else "shown"))
+        self.command("dismiss", control=shown[0]["id"])
+
+    def search(self, text):
+        """Types `text` into the native search bar."""
+        self.command("type", control=self.control(kind="search")["id"], text=text)
+
+    def back(self):
+        """Native Back: the previous screen."""
+        self.command("back")
+
+    @property
+    def window_title(self):
+        """The window's title now."""
+        titles = [e for e in self.events if e.get("event") == "window.title"]
+        return titles[-1].get("title") if titles else None
+
+    @property
+    def toasts(self):
+        """Every toast shown so far (their messages)."""
+        return [e.get("message") for e in self.events if e.get("event") == "toast"]
+
+    def wait_for_message(self, component, event, after=0, timeout=15):
+        """The next message the page sent to native for `component`/`event` (its `message` dict)."""
+        found = self.wait_for("bridge.received", after=after, timeout=timeout,
+                              message=lambda m: isinstance(m, dict) and m.get("component") == component
+                              and m.get("event") == event)
+        return found["message"]
+
+    def screenshot(self, path):
+        """The whole window — header bar, popovers and dialogs included — as a PNG file."""
+        self.command("screenshot", path=os.path.abspath(path))
+        return path
+
+    @property
+    def traffic(self):
+        """The bridge messages so far, in and out."""
+        return [e for e in self.events if e.get("event", "").startswith("bridge.")]
+
+
+class StradaHost:
+    """strada-host started by WebKitWebDriver: `driver` (Selenium) drives the page, `native` the window."""
+
+    def __init__(self, plugins=(), allow=(), host=None, args=(), driver_path=None):
+        from selenium import webdriver
+        from selenium.webdriver.webkitgtk.options import Options
+        from selenium.webdriver.webkitgtk.service import Service
+
+        self.workspace = tempfile.mkdtemp(prefix="strada-test-")
+        self.socket_path = os.path.join(self.workspace, "automation.sock")
+        self.log_path = os.path.join(self.workspace, "host.log")
+        binary = host or os.environ.get("STRADA_HOST") or shutil.which("strada-host")
+        if not binary:
+            raise NativeError("strada-host not found: set STRADA_HOST or put it on PATH")
+        options = Options()
+        options.binary_location = binary
+        options.set_capability("browserName", "strada-host")
+        arguments = ["run", "--webdriver", "--ephemeral", "--automation-socket", self.socket_path,
+                     "--log-file", self.log_path]
+        for folder in ([plugins] if isinstance(plugins, str) else plugins):
+            arguments += ["--plugins", folder]
+        for origin in allow:
+            arguments += ["--allow-origin", origin]
+        for argument in arguments + list(args):
+            options.add_argument(argument)
+        service = Service(executable_path=driver_path or shutil.which("WebKitWebDriver") or "WebKitWebDriver")
+        self.driver = webdriver.WebKitGTK(options=options, service=service)
+        self.native = Native(self.socket_path)
+        self.native.wait_for("host.ready")
+
+    def save_artifacts(self, folder):
+        """Saves what a failing test needs: the window (screenshot.png), the bridge traffic (traffic.jsonl),
+        every automation event (events.jsonl) and the host's log (host.log). Returns the folder."""
+        os.makedirs(folder, exist_ok=True)
+        try:
+            self.native.screenshot(os.path.join(folder, "screenshot.png"))
+        except Exception as error:  # the window may be gone: save the rest
+            with open(os.path.join(folder, "screenshot-error.txt"), "w") as file:
+                file.write(str(error))
+        with open(os.path.join(folder, "traffic.jsonl"), "w") as file:
+            file.writelines(json.dumps(event, sort_keys=True) + "\n" for event in self.native.traffic)
+        with open(os.path.join(folder, "events.jsonl"), "w") as file:
+            file.writelines(json.dumps(event, sort_keys=True) + "\n" for event in self.native.events)
+        if os.path.exists(self.log_path):
+            shutil.copy(self.log_path, os.path.join(folder, "host.log"))
+        return folder
+
+    def quit(self):
+        self.native.close()
+        try:
+            self.driver.quit()
+        finally:
+            shutil.rmtree(self.workspace, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.quit()
