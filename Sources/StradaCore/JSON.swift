@@ -109,6 +109,41 @@ extension JSON {
     }
 }
 
+/// A wire message's envelope read straight from its text (see `JSON.parseEnvelope`).
+struct WireEnvelope {
+    var id: JSON?
+    var component: JSON?
+    var event: JSON?
+    /// The exact text of `data`, if present.
+    var data: String?
+    var dataIsObject = false
+    /// `data.metadata`, parsed.
+    var metadata: JSON?
+}
+
+extension JSON {
+    /// Reads one message's wire object without building it: `id`, `component` and `event` are parsed, `data`
+    /// is validated and kept as text (its `metadata` parsed), other members are validated and skipped. A
+    /// repeated member counts with its last value, as `JSON.parse` has it. Throws what `parse` would for
+    /// text that is not JSON, and "message is not a JSON object" for a JSON text that is not an object.
+    static func parseEnvelope(_ text: String, limits: JSONLimits) throws(JSONParseError) -> WireEnvelope {
+        var text = text
+        let result = text.withUTF8 { buffer -> Result<WireEnvelope, JSONParseError> in
+            if buffer.count > limits.maxBytes {
+                return .failure(
+                    JSONParseError(reason: "input is \(buffer.count) bytes, limit is \(limits.maxBytes)", offset: 0))
+            }
+            var parser = Parser(bytes: buffer, limits: limits)
+            do throws(JSONParseError) {
+                return .success(try parser.parseEnvelopeDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
 extension JSON {
     /// The texts of the elements of the top-level JSON array `text` (a batch of messages from the page), found
     /// by a scan that only tracks strings and nesting; each element is parsed on its own later. `nil` when
@@ -292,6 +327,58 @@ private struct Parser {
             if bytes[index] == UInt8(ascii: "]") { index += 1; depth -= 1; return .array(elements) }
             throw fail("expected ',' or ']'")
         }
+    }
+
+    /// A document that must be one object, read as a `WireEnvelope`; any other JSON text is validated and
+    /// reported as not an object.
+    mutating func parseEnvelopeDocument() throws(JSONParseError) -> WireEnvelope {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+            try skipValue()
+            skipWhitespace()
+            if index != bytes.count { throw fail("unexpected trailing characters") }
+            throw JSONParseError(reason: "message is not a JSON object", offset: 0)
+        }
+        var envelope = WireEnvelope()
+        try enter()
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1; depth -= 1
+        } else {
+            members: while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw fail("expected a string key")
+                }
+                let key = try parseString()
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+                index += 1
+                skipWhitespace()
+                switch key {
+                case "id": envelope.id = try parseValue()
+                case "component": envelope.component = try parseValue()
+                case "event": envelope.event = try parseValue()
+                case "data":
+                    let start = index
+                    capturedMetadata = nil
+                    envelope.dataIsObject = index < bytes.count && bytes[index] == UInt8(ascii: "{")
+                    try skipValue(metadataLevel: true)
+                    envelope.data = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    envelope.metadata = capturedMetadata
+                default: try skipValue()
+                }
+                skipWhitespace()
+                guard index < bytes.count else { throw fail("unexpected end of input") }
+                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+                if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; break members }
+                throw fail("expected ',' or '}'")
+            }
+        }
+        skipWhitespace()
+        if index != bytes.count { throw fail("unexpected trailing characters") }
+        return envelope
     }
 
     /// Validates one value as `parseValue` would, building nothing. With `metadataLevel`, a member

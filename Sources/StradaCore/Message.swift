@@ -121,38 +121,37 @@ extension Message {
     /// not built into a value (only its `metadata` is read): a component that passes it through never pays
     /// for that; ``dataValue`` and ``data()`` parse it when asked.
     package init(wireText text: String, limits: JSONLimits = .messages) throws(MalformedMessage) {
-        let parsed:
-            (value: JSON, captured: String?, duplicateKeys: Bool, capturedIsObject: Bool, capturedMetadata: JSON?)
+        let envelope: WireEnvelope
         do {
-            parsed = try JSON.parse(text, limits: limits, capturing: "data", building: false)
+            envelope = try JSON.parseEnvelope(text, limits: limits)
         } catch {
+            if error.reason == "message is not a JSON object" { throw MalformedMessage(reason: error.reason) }
             throw MalformedMessage(reason: "\(error)")
         }
-        guard case .object(let fields) = parsed.value else {
-            throw MalformedMessage(reason: "message is not a JSON object")
-        }
-        let (id, component, event) = try Self.envelope(fields)
+        let (id, component, event) = try Self.envelope(envelope.id, envelope.component, envelope.event)
         var jsonData = "{}"
         var metadata: Metadata?
-        if let captured = parsed.captured, captured != "null" {
-            guard parsed.capturedIsObject else {
+        if let captured = envelope.data, captured != "null" {
+            guard envelope.dataIsObject else {
                 throw MalformedMessage(reason: "message \(id) has \"data\" that is not an object")
             }
             jsonData = captured
-            metadata = parsed.capturedMetadata?["url"]?.stringValue.map(Metadata.init(url:))
+            metadata = envelope.metadata?["url"]?.stringValue.map(Metadata.init(url:))
         }
         self.init(id: id, component: component, event: event, metadata: metadata, jsonData: jsonData, parsedData: nil)
         receivedWire = text
-        dataKeysUnchecked = parsed.captured != nil && parsed.captured != "null"
+        dataKeysUnchecked = envelope.data != nil && envelope.data != "null"
     }
 
     /// `id`, `component` and `event` of a wire object, checked.
-    private static func envelope(_ fields: JSONObject) throws(MalformedMessage) -> (String, String, String) {
-        guard let id = fields["id"]?.stringValue else { throw MalformedMessage(reason: "message has no string \"id\"") }
-        guard let component = fields["component"]?.stringValue, !component.isEmpty else {
+    private static func envelope(
+        _ id: JSON?, _ component: JSON?, _ event: JSON?
+    ) throws(MalformedMessage) -> (String, String, String) {
+        guard let id = id?.stringValue else { throw MalformedMessage(reason: "message has no string \"id\"") }
+        guard let component = component?.stringValue, !component.isEmpty else {
             throw MalformedMessage(reason: "message \(id) has no string \"component\"")
         }
-        guard let event = fields["event"]?.stringValue else {
+        guard let event = event?.stringValue else {
             throw MalformedMessage(reason: "message \(id) has no string \"event\"")
         }
         return (id, component, event)
@@ -160,7 +159,7 @@ extension Message {
 
     init(wire: JSON, rawData: String?) throws(MalformedMessage) {
         guard case .object(let fields) = wire else { throw MalformedMessage(reason: "message is not a JSON object") }
-        let (id, component, event) = try Self.envelope(fields)
+        let (id, component, event) = try Self.envelope(fields["id"], fields["component"], fields["event"])
         let data: JSON
         var text = rawData
         switch fields["data"] {

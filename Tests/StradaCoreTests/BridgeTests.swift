@@ -150,3 +150,24 @@ final class EchoingComponent: BridgeComponent {
     nonisolated override class var name: String { "recording" }
     override func onReceive(message: Message) { _ = reply(with: message) }
 }
+
+/// A message is read from its text without building its data: the envelope as JSON has it.
+struct WireEnvelopeTests {
+    @Test func escapedKeysAndRepeatedMembersReadAsJSONHasThem() throws {
+        let text =
+            #"{"\u0069d":"1","component":"a","component":"form","event":"e","x":[1,{"y":null}],"#
+            + #""data":{"metadata":{"url":"https://app.test/"},"k":"v"}}"#
+        let message = try Message(wireText: text)
+        #expect(message.id == "1")
+        #expect(message.component == "form")
+        #expect(message.metadata?.url == "https://app.test/")
+        #expect(message.jsonData == #"{"metadata":{"url":"https://app.test/"},"k":"v"}"#)
+        #expect(message.dataValue?["k"] == .string("v"))
+    }
+
+    @Test func whatIsNotAMessageObjectIsRejectedWithItsReason() {
+        #expect(throws: MalformedMessage(reason: "message is not a JSON object")) { try Message(wireText: "[1]") }
+        #expect(throws: MalformedMessage.self) { try Message(wireText: #"{"id":"1","data":{"a":"\x"}}"#) }
+        #expect(throws: MalformedMessage.self) { try Message(wireText: #"{"id":"1","component":"c","event":"e"} x"#) }
+    }
+}
