@@ -71,36 +71,20 @@ extension JSON {
     static func parse(
         _ text: String, limits: JSONLimits, capturing key: String?
     ) throws(JSONParseError) -> (value: JSON, captured: String?, duplicateKeys: Bool) {
-        let parsed = try parse(text, limits: limits, capturing: key, building: true)
-        return (parsed.value, parsed.captured, parsed.duplicateKeys)
-    }
-
-    /// Like ``parse(_:limits:capturing:)``; with `building` false the captured member is validated and kept
-    /// as text only (no value is built for it: it reads as `null` in `value`), except for its own member
-    /// "metadata", which is returned parsed in `capturedMetadata` when the captured value is an object.
-    /// `capturedIsObject`: the captured value is an object. Duplicate keys inside it are not detected then.
-    static func parse(
-        _ text: String, limits: JSONLimits, capturing key: String?, building: Bool
-    ) throws(JSONParseError) -> (
-        value: JSON, captured: String?, duplicateKeys: Bool, capturedIsObject: Bool, capturedMetadata: JSON?
-    ) {
         var text = text
-        let result = text.withUTF8 {
-            buffer -> Result<(JSON, String?, Bool, Bool, JSON?), JSONParseError> in
+        let result = text.withUTF8 { buffer -> Result<(JSON, String?, Bool), JSONParseError> in
             if buffer.count > limits.maxBytes {
                 return .failure(
                     JSONParseError(reason: "input is \(buffer.count) bytes, limit is \(limits.maxBytes)", offset: 0))
             }
             var parser = Parser(bytes: buffer, limits: limits)
             parser.captureKey = key
-            parser.buildCaptured = building
             do throws(JSONParseError) {
                 let value = try parser.parseDocument()
                 let captured = parser.captured.map {
                     String(decoding: UnsafeBufferPointer(rebasing: buffer[$0]), as: UTF8.self)
                 }
-                let isObject = parser.captured.map { buffer[$0.lowerBound] == UInt8(ascii: "{") } ?? false
-                return .success((value, captured, parser.sawDuplicateKeys, isObject, parser.capturedMetadata))
+                return .success((value, captured, parser.sawDuplicateKeys))
             } catch {
                 return .failure(error)
             }
@@ -206,9 +190,7 @@ private struct Parser {
     var captured: Range<Int>?
     /// Some object repeated a key.
     var sawDuplicateKeys = false
-    /// `false`: the captured member is validated, not built (see `skipValue`).
-    var buildCaptured = true
-    /// The captured object's own "metadata" member, parsed, when it is not built.
+    /// The "metadata" member of the object `skipValue(metadataLevel: true)` skipped, parsed.
     var capturedMetadata: JSON?
 
     mutating func object(_ members: [(key: String, value: JSON)]) -> JSON {
@@ -290,13 +272,7 @@ private struct Parser {
             skipWhitespace()
             if depth == 1, let captureKey, key == captureKey {
                 let start = index
-                if buildCaptured {
-                    members.append((key, try parseValue()))
-                } else {
-                    capturedMetadata = nil
-                    try skipValue(metadataLevel: true)
-                    members.append((key, .null))
-                }
+                members.append((key, try parseValue()))
                 captured = start..<index
             } else {
                 members.append((key, try parseValue()))
