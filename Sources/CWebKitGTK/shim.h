@@ -127,4 +127,5 @@ static inline void strada_offer_web_view_to_automation(GtkWidget *view, const ch
 #include "navigation.h"
 /* Permission requests and downloads. */
 #include "desktop.h"
+#include "application.h"
 #endif

@@ -425,6 +425,20 @@ package final class BrowserWindow {
 
     package func present() { gtk_window_present(strada_gtk_window(window)) }
 
+    /// Makes this window `application`'s (the app's id on the desktop; a later launch raises it).
+    package func join(_ application: DesktopApplication) { application.add(window: window) }
+
+    /// The size to restore at the next start: the unmaximised size (GTK keeps the default size in step with
+    /// the user's resizing), and whether the window is maximised.
+    package var savedState: (width: Int, height: Int, maximized: Bool) {
+        var width: Int32 = 0, height: Int32 = 0
+        gtk_window_get_default_size(strada_gtk_window(window), &width, &height)
+        return (Int(width), Int(height), gtk_window_is_maximized(strada_gtk_window(window)) != 0)
+    }
+
+    /// Maximises the window (as it was when the app last ended).
+    package func maximize() { gtk_window_maximize(strada_gtk_window(window)) }
+
     /// The window's size now (its default size before it is shown).
     package var size: (width: Int, height: Int) {
         let width = gtk_widget_get_width(window), height = gtk_widget_get_height(window)

@@ -36,6 +36,19 @@ public struct HostConfiguration: Sendable {
     public var windowSize: (width: Int, height: Int)?
     /// The app's colour scheme (default: the system's).
     public var colorScheme: ColorScheme?
+    /// The URL the command line named: a later launch of a running app hands it to the running instance
+    /// (`nil`: the later launch only raises the running instance's window).
+    public var requestedURL: String?
+    /// Where the window's size and maximised state are kept between runs unless ``ephemeral``:
+    /// `$XDG_STATE_HOME/<id>/window.json` (by default under `~/.local/state`).
+    public var windowStateFile: String {
+        let environment = ProcessInfo.processInfo.environment
+        let base =
+            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()) as NSString)
+            .appendingPathComponent(".local/state")
+        return ((base as NSString).appendingPathComponent(appID) as NSString).appendingPathComponent("window.json")
+    }
     /// The id of an app that has none of its own.
     public static let defaultAppID = "dev.strada.Host"
 

@@ -80,10 +80,12 @@ public final class HostSession {
             file: configuration.ephemeral ? nil : configuration.websiteDataDirectories.data + "/permissions.json",
             logger: logger)
         BrowserWindow.setIdentity(id: configuration.appID, name: configuration.title)
+        let restored = configuration.ephemeral ? nil : WindowState.load(from: configuration.windowStateFile)
         window = BrowserWindow(
             title: configuration.title, componentNames: names, originPolicy: configuration.originPolicy,
             userAgentPrefix: configuration.userAgentPrefix, webDriver: configuration.webDriver, logger: logger,
-            size: configuration.windowSize)
+            size: restored.map { ($0.width, $0.height) } ?? configuration.windowSize)
+        if restored?.maximized == true { window.maximize() }
         if let scheme = configuration.colorScheme { window.applyColorScheme(scheme) }
         window.onWebDriverSession = { id in
             logger.info("WebDriver session \(id) started: the driver drives the page")
@@ -173,6 +175,11 @@ public final class HostSession {
 
     /// Shows the window, loads the start page and runs until the host quits; returns the exit code.
     public func run() -> Int32 {
+        if let application = Self.application {
+            window.join(application)
+            application.onVisit = { [weak self] url in self?.visitFromLaterLaunch(url) }
+            application.onActivate = { [weak self] in self?.window.present() }
+        }
         // Files and cached server copies apply before the first visit is routed; servers answer later.
         pathConfiguration.load()
         navigator.nativeScreen = { [registry, pathConfiguration, logger] url in
@@ -376,7 +383,51 @@ public final class HostSession {
         }
     }
 
+    // MARK: One instance per app
+
+    /// The app's registration on the session bus, made by ``handOverToRunningApp(_:logger:)``.
+    private static var application: DesktopApplication?
+
+    /// One instance per app: unless the configuration is ephemeral, registers the app's id on the session
+    /// bus. When the app is already running, hands it ``HostConfiguration/requestedURL`` (or asks it to show
+    /// its window) and returns `true`: this launch is done. Call it before creating the session. Without a
+    /// session bus every launch runs on its own.
+    public static func handOverToRunningApp(_ configuration: HostConfiguration, logger: Logger) throws(HostError)
+        -> Bool
+    {
+        guard !configuration.ephemeral else { return false }
+        guard Display.open() else { throw .noDisplay }
+        let application = DesktopApplication(id: configuration.appID)
+        switch application.register() {
+        case .alreadyRunning:
+            application.handOver(url: configuration.requestedURL)
+            logger.info("\(configuration.appID) is already running: handed it over and exiting")
+            return true
+        case .failed(let reason):
+            logger.warning("\(configuration.appID) runs on its own: the session bus refused it (\(reason))")
+        case .primary:
+            Self.application = application
+        }
+        return false
+    }
+
+    /// A later launch of the app asked for `url`: the window visits it (a new main stack, as `navigate`).
+    private func visitFromLaterLaunch(_ url: String) {
+        logger.info("a later launch asked for \(url)")
+        navigator.navigate(url)
+        window.present()
+    }
+
     private func quit(_ code: Int32, _ reason: String) {
+        if !configuration.ephemeral {
+            let (width, height, maximized) = window.savedState
+            do {
+                try WindowState(width: width, height: height, maximized: maximized)
+                    .save(to: configuration.windowStateFile)
+            } catch {
+                logger.warning("could not keep the window's size in \(configuration.windowStateFile): \(error)")
+            }
+        }
         navigator.tearDown()
         registry.shutdownAll()
         for plugin in isolated { plugin.shutdown() }

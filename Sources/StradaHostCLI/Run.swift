@@ -194,6 +194,7 @@ struct Run: ParsableCommand {
             .map(PathConfigurationSource.init)
         if let id = appID ?? app?.id { configuration.appID = id }
         configuration.ephemeral = ephemeral
+        configuration.requestedURL = page == nil ? nil : try pageURL()
         configuration.windowSize = app?.windowSize
         configuration.colorScheme = app?.colorScheme
         let exitCode = try MainActor.assumeIsolated { () throws -> Int32 in
@@ -210,6 +211,9 @@ struct Run: ParsableCommand {
                 },
                 trace: { line in FileHandle.standardError.write(Data((line + "\n").utf8)) })
             do {
+                if try HostSession.handOverToRunningApp(configuration, logger: Logger(label: "strada.host")) {
+                    return 0
+                }
                 let session = try HostSession(
                     configuration: configuration, launcher: .stradaHost, output: output,
                     logger: Logger(label: "strada.host"))
