@@ -8,26 +8,30 @@ struct SingleInstanceTests {
     /// A private session bus for one test (`dbus-daemon --session`), stopped when the test ends.
     final class SessionBus {
         let address: String
-        private let pid: Int32
+        private let daemon = Process()
 
         init() async throws {
-            // The daemon forks and keeps its output open: a file and /dev/null, so that nothing waits for them.
+            // The daemon runs in the foreground with its address written to a file, polled until it is there.
             let printed = (try TemporaryDirectory.make("bus") as NSString).appendingPathComponent("address")
-            let started = try await ProcessRunner.run(
-                "/bin/sh",
-                [
-                    "-c",
-                    #"exec dbus-daemon --session --fork --print-address=1 --print-pid=1 >"$1" 2>/dev/null </dev/null"#,
-                    "sh", printed,
-                ])
-            let lines = try String(contentsOfFile: printed, encoding: .utf8).split(separator: "\n").map(String.init)
-            try #require(started.status == 0 && lines.count >= 2, "dbus-daemon: \(started.stderr)")
-            address = lines[0]
-            pid = Int32(lines[1].trimmingCharacters(in: .whitespaces)) ?? 0
+            FileManager.default.createFile(atPath: printed, contents: nil)
+            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+            daemon.arguments = ["--session", "--nofork", "--print-address=1"]
+            daemon.standardOutput = FileHandle(forWritingAtPath: printed)
+            daemon.standardError = FileHandle.nullDevice
+            daemon.standardInput = FileHandle.nullDevice
+            try daemon.run()
+            var line = ""
+            let deadline = Date().addingTimeInterval(10)
+            while !line.hasSuffix("\n") && Date() < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+                line = (try? String(contentsOfFile: printed, encoding: .utf8)) ?? ""
+            }
+            try #require(line.hasSuffix("\n"), "dbus-daemon printed no address")
+            address = line.trimmingCharacters(in: .whitespacesAndNewlines)
         }
 
         // SIGKILL: a daemon started from a test-runner thread may have inherited a blocked SIGTERM.
-        deinit { if pid > 0 { kill(pid, SIGKILL) } }
+        deinit { if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) } }
     }
 
     static func home(bus: SessionBus? = nil) throws -> [String: String] {
@@ -44,8 +48,7 @@ struct SingleInstanceTests {
     static let second = URL(fileURLWithPath: Repository.path("Tests/EndToEndTests/Fixtures/faulty.html"))
         .absoluteString
 
-    @Test(.disabled("starting the private dbus-daemon from the test runner does not return yet; to fix"))
-    func aSecondLaunchWithAURLMakesTheFirstWindowVisitItAndExitsZero() async throws {
+    @Test func aSecondLaunchWithAURLMakesTheFirstWindowVisitItAndExitsZero() async throws {
         let bus = try await SessionBus()
         let environment = try Self.home(bus: bus)
         let app = ["--app-id", "com.example.Single"]
