@@ -70,3 +70,13 @@ static inline void strada_application_forward(GApplication *application, const c
 static inline void strada_application_add_window(GApplication *application, GtkWidget *window) {
     gtk_window_set_application(GTK_WINDOW(window), GTK_APPLICATION(application));
 }
+
+// A desktop notification from the app (GNotification), when it is on a session bus; FALSE without one.
+static inline gboolean strada_application_notify(GApplication *application, const char *title, const char *body) {
+    if (!g_application_get_dbus_connection(application)) return FALSE;
+    GNotification *notification = g_notification_new(title);
+    if (body && *body) g_notification_set_body(notification, body);
+    g_application_send_notification(application, NULL, notification);
+    g_object_unref(notification);
+    return TRUE;
+}

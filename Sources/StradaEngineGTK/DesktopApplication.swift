@@ -68,6 +68,12 @@ package final class DesktopApplication {
         strada_application_forward(application, url)
     }
 
+    /// Shows a desktop notification (GNotification, through the session bus's notification service).
+    /// `false` when the app is not on a session bus.
+    package func notify(title: String, body: String) -> Bool {
+        strada_application_notify(application, title, body) != 0
+    }
+
     /// Makes `window` the application's window (the desktop sees the app's id on it).
     func add(window: UnsafeMutablePointer<GtkWidget>) {
         strada_application_add_window(application, window)

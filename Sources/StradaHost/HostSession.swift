@@ -618,8 +618,10 @@ extension HostSession {
         }
     }
 
-    /// A web notification: a toast in the window (the app has no notification daemon to rely on); reported.
+    /// A web notification: a desktop notification from the app (GNotification) when it is on a session bus,
+    /// else a toast in the window; reported either way.
     private func show(notification title: String, body: String) {
+        if Self.application?.notify(title: title, body: body) == true { return }
         activeWindow.toast(body.isEmpty ? title : "\(title): \(body)")
     }
 
