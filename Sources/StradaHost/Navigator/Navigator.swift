@@ -349,12 +349,13 @@ final class Navigator {
                 {
                     pop(to: index, action: "restore")
                 }
-            } else if let top, top.visitIdentifier == nil {
-                // The visit the top screen was pushed (or replaced) for: later messages about it name it, and
-                // a restore finds the screen by its history entry's restoration identifier — even when Turbo
-                // cancels the visit before it completes (the next visit started first).
-                top.visitIdentifier = string("identifier")
-                top.restorationIdentifier = string("restorationIdentifier") ?? top.restorationIdentifier
+            } else if let screen = screenAwaiting(string("location")) {
+                // The visit the screen was pushed (or replaced) for: later messages about it name it, and a
+                // restore finds the screen by its history entry's restoration identifier — even when Turbo
+                // cancels the visit before it completes (the next visit started first). Matched by location:
+                // when visits follow fast, the next screen may already be on top when this one starts.
+                screen.visitIdentifier = string("identifier")
+                screen.restorationIdentifier = string("restorationIdentifier") ?? screen.restorationIdentifier
             }
         case "visitCompleted":
             // The screen whose visit this is: the top one, unless another visit was pushed meanwhile (its
@@ -585,6 +586,13 @@ final class Navigator {
         modal.window.destroy()
         report?(.modalDismissed(reason: reason))
         return true
+    }
+
+    /// The screen waiting for its Turbo visit to start at `location` (the newest such), or the top one when
+    /// the location is not known.
+    private func screenAwaiting(_ location: String?) -> Screen? {
+        guard let location else { return top?.visitIdentifier == nil ? top : nil }
+        return stack.last { $0.visitIdentifier == nil && URLMatching.samePage($0.url, location) }
     }
 
     /// Whether two URLs are the same screen; with `query_string_presentation: replace`, whatever their queries.
