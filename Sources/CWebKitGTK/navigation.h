@@ -98,40 +98,4 @@ static inline guint strada_main_resource_status(WebKitWebView *view) {
     return response ? webkit_uri_response_get_status_code(response) : 0;
 }
 
-/* Refresh, the desktop way: Ctrl+R and F5 (caught in the capture phase, so the web view does not act first). */
-typedef void (*strada_refresh_callback)(void *data);
-typedef struct { strada_refresh_callback callback; void *data; } strada_refresh_trigger;
-static gboolean strada_refresh_shortcut(GtkWidget *widget, GVariant *args, gpointer data) {
-    (void)widget; (void)args;
-    strada_refresh_trigger *trigger = data;
-    trigger->callback(trigger->data);
-    return TRUE;
-}
-static inline void strada_install_refresh_triggers(GtkWidget *window, strada_refresh_callback callback, void *data) {
-    strada_refresh_trigger *trigger = g_new0(strada_refresh_trigger, 1); /* lives as long as the window */
-    trigger->callback = callback;
-    trigger->data = data;
-    GtkEventController *shortcuts = gtk_shortcut_controller_new();
-    gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE);
-    const char *keys[] = {"<Control>r", "F5"};
-    for (size_t i = 0; i < 2; i++)
-        gtk_shortcut_controller_add_shortcut(
-            GTK_SHORTCUT_CONTROLLER(shortcuts),
-            gtk_shortcut_new(gtk_shortcut_trigger_parse_string(keys[i]),
-                             gtk_callback_action_new(strada_refresh_shortcut, trigger, NULL)));
-    gtk_widget_add_controller(window, shortcuts);
-}
-/* Escape dismisses a modal window (capture phase: before the web view sees it). */
-static inline void strada_install_escape_trigger(GtkWidget *window, strada_refresh_callback callback, void *data) {
-    strada_refresh_trigger *trigger = g_new0(strada_refresh_trigger, 1); /* lives as long as the window */
-    trigger->callback = callback;
-    trigger->data = data;
-    GtkEventController *shortcuts = gtk_shortcut_controller_new();
-    gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE);
-    gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(shortcuts),
-                                         gtk_shortcut_new(gtk_shortcut_trigger_parse_string("Escape"),
-                                                          gtk_callback_action_new(strada_refresh_shortcut, trigger,
-                                                                                  NULL)));
-    gtk_widget_add_controller(window, shortcuts);
-}
 #endif

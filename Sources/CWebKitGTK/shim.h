@@ -34,36 +34,49 @@ static inline void strada_set_placeholder_text(GtkWidget *widget, const char *te
     g_object_set(G_OBJECT(widget), "placeholder-text", text, NULL);
 }
 
-/* Back, the GNOME way: Alt+Left and the mouse's back button (button 8), caught in the capture phase so the
-   web view does not navigate on its own; `callback(data)` decides what Back means. */
-typedef void (*strada_back_callback)(void *data);
-typedef struct { strada_back_callback callback; void *data; } strada_back_trigger;
-static gboolean strada_back_shortcut(GtkWidget *widget, GVariant *args, gpointer data) {
+/* Keys and a mouse button that act on a window whatever has the focus (Back: Alt+Left and the mouse's back
+   button 8; refresh: Ctrl+R, F5; a modal's Escape), caught in the capture phase so the web view does not act
+   first. `keys` uses GTK's trigger syntax, alternatives separated by '|' ("<Control>r|F5"); `button` 0 for none.
+   `callback(data)` runs for each; `free_data(data)` when the window is finalized. */
+typedef void (*strada_trigger_callback)(void *data);
+typedef struct { strada_trigger_callback callback; void *data; GDestroyNotify free_data; } strada_trigger;
+static gboolean strada_trigger_shortcut(GtkWidget *widget, GVariant *args, gpointer data) {
     (void)widget; (void)args;
-    strada_back_trigger *trigger = data;
+    strada_trigger *trigger = data;
     trigger->callback(trigger->data);
     return TRUE;
 }
-static void strada_back_pressed(GtkGestureClick *gesture, int presses, double x, double y, gpointer data) {
+static void strada_trigger_pressed(GtkGestureClick *gesture, int presses, double x, double y, gpointer data) {
     (void)presses; (void)x; (void)y;
     gtk_gesture_set_state(GTK_GESTURE(gesture), GTK_EVENT_SEQUENCE_CLAIMED);
-    strada_back_trigger *trigger = data;
+    strada_trigger *trigger = data;
     trigger->callback(trigger->data);
 }
-static inline void strada_install_back_triggers(GtkWidget *window, strada_back_callback callback, void *data) {
-    strada_back_trigger *trigger = g_new0(strada_back_trigger, 1);  /* lives as long as the window */
+static void strada_trigger_free(gpointer data, GObject *window) {
+    (void)window;
+    strada_trigger *trigger = data;
+    if (trigger->free_data) trigger->free_data(trigger->data);
+    g_free(trigger);
+}
+static inline void strada_install_trigger(GtkWidget *window, const char *keys, guint button,
+                                          strada_trigger_callback callback, void *data, GDestroyNotify free_data) {
+    strada_trigger *trigger = g_new0(strada_trigger, 1);
     trigger->callback = callback;
     trigger->data = data;
+    trigger->free_data = free_data;
+    g_object_weak_ref(G_OBJECT(window), strada_trigger_free, trigger);
     GtkEventController *shortcuts = gtk_shortcut_controller_new();
     gtk_event_controller_set_propagation_phase(shortcuts, GTK_PHASE_CAPTURE);
     gtk_shortcut_controller_add_shortcut(GTK_SHORTCUT_CONTROLLER(shortcuts),
-        gtk_shortcut_new(gtk_shortcut_trigger_parse_string("<Alt>Left"),
-                         gtk_callback_action_new(strada_back_shortcut, trigger, NULL)));
+                                         gtk_shortcut_new(gtk_shortcut_trigger_parse_string(keys),
+                                                          gtk_callback_action_new(strada_trigger_shortcut, trigger,
+                                                                                  NULL)));
     gtk_widget_add_controller(window, shortcuts);
+    if (button == 0) return;
     GtkGesture *click = gtk_gesture_click_new();
-    gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(click), 8);
+    gtk_gesture_single_set_button(GTK_GESTURE_SINGLE(click), button);
     gtk_event_controller_set_propagation_phase(GTK_EVENT_CONTROLLER(click), GTK_PHASE_CAPTURE);
-    g_signal_connect(click, "pressed", G_CALLBACK(strada_back_pressed), trigger);
+    g_signal_connect(click, "pressed", G_CALLBACK(strada_trigger_pressed), trigger);
     gtk_widget_add_controller(window, GTK_EVENT_CONTROLLER(click));
 }
 /* A one-entry a{sv} dictionary {name: <string>} that owns `value` (g_variant_new_take_string: no copy;
@@ -123,7 +136,7 @@ static inline void strada_offer_web_view_to_automation(GtkWidget *view, const ch
     g_signal_connect(webkit_web_context_get_default(), "automation-started", G_CALLBACK(strada_automation_started),
                      offer);
 }
-/* Route decisions, load failures, refresh keys. */
+/* Route decisions and load failures. */
 #include "navigation.h"
 /* Permission requests and downloads. */
 #include "desktop.h"

@@ -188,29 +188,10 @@ package final class BrowserWindow {
             adw_header_bar_pack_start(strada_adw_header_bar(controls.headerBar), cancel)
             onSignal(UnsafeMutableRawPointer(cancel), "clicked") { [weak self] in self?.onPageEvent?(.dismissRequested)
             }
-            strada_install_escape_trigger(
-                window,
-                { data in
-                    guard let data else { return }
-                    let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
-                    MainActor.assumeIsolated { window.onPageEvent?(.dismissRequested) }
-                }, Unmanaged.passUnretained(self).toOpaque())
+            onTrigger(keys: "Escape", .dismissRequested)
         }
-        strada_install_back_triggers(
-            window,
-            { data in
-                guard let data else { return }
-                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
-                MainActor.assumeIsolated { window.onPageEvent?(.backRequested) }
-            }, Unmanaged.passUnretained(self).toOpaque())
-
-        strada_install_refresh_triggers(
-            window,
-            { data in
-                guard let data else { return }
-                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
-                MainActor.assumeIsolated { window.onPageEvent?(.refreshRequested) }
-            }, Unmanaged.passUnretained(self).toOpaque())
+        onTrigger(keys: "<Alt>Left", button: 8, .backRequested)
+        onTrigger(keys: "<Control>r|F5", .refreshRequested)
         content.onRetry = { [weak self] in self?.onPageEvent?(.retryRequested) }
         strada_connect_permission_requests(
             webView.view,
@@ -291,6 +272,19 @@ package final class BrowserWindow {
 
     /// The application name a WebDriver session sees (its `browserName`).
     package static let automationName = "strada-host"
+
+    /// Reports `event` when one of `keys` (GTK trigger syntax, alternatives with '|') is pressed, or mouse
+    /// `button` (0: none), wherever the focus is.
+    private func onTrigger(keys: String, button: UInt32 = 0, _ event: PageEvent) {
+        let box = Unmanaged.passRetained(TriggerBox(window: self, event: event)).toOpaque()
+        strada_install_trigger(
+            window, keys, button,
+            { data in
+                guard let data else { return }
+                let box = Unmanaged<TriggerBox>.fromOpaque(data).takeUnretainedValue()
+                MainActor.assumeIsolated { box.window?.onPageEvent?(box.event) }
+            }, box, { data in data.map { Unmanaged<TriggerBox>.fromOpaque($0).release() } })
+    }
 
     /// Controls for a new screen (shown once the navigator shows the screen).
     package func makeScreenControls() -> ScreenControls {
@@ -568,5 +562,15 @@ package final class BrowserWindow {
         default:
             break
         }
+    }
+}
+
+/// What a key or button trigger reports, for which window (released with the window).
+private final class TriggerBox: @unchecked Sendable {  // created and used on the main thread
+    weak var window: BrowserWindow?
+    let event: PageEvent
+    init(window: BrowserWindow, event: PageEvent) {
+        self.window = window
+        self.event = event
     }
 }
