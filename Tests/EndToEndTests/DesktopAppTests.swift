@@ -158,12 +158,7 @@ struct DesktopAppTests {
                 arguments: ["--plugins", try PluginsDirectory.make(), "--app-id", "com.example.Links"],
                 environment: environment, ephemeral: false)
             try await host.waitFor("page.finished")
-            let display = try ScreenTests.display(of: host)
-            let window = try await ProcessRunner.check(
-                "/usr/bin/xdotool", ["search", "--name", "Links"], environment: display)
-            let id = window.split(separator: "\n").last.map(String.init) ?? ""
-            _ = try await ProcessRunner.check("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: display)
-            try await ProcessRunner.check("/usr/bin/xdotool", ["key", "--window", id, "Return"], environment: display)
+            try await host.press("Return", inWindowTitled: "Links")
             if let answer {
                 let asked = try await host.waitFor("control.added") {
                     ($0["control"] as? [String: Any])?["id"] as? String == "permission.notifications"

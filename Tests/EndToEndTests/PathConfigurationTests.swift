@@ -54,13 +54,13 @@ struct PathConfigurationTests {
         let picture = (try TemporaryDirectory.make("shot") as NSString).appendingPathComponent("native.png")
         var mark = host.events.count
         try host.send(["command": "screenshot", "path": picture])
-        try await RouteAndErrorScreenTests.next(host, "command.ok", after: mark)
+        try await host.waitFor("command.ok", after: mark)
         #expect((try? FileManager.default.attributesOfItem(atPath: picture)[.size] as? Int) ?? 0 > 1000)
 
         // Back: the links page again, the plugin was told its screen is gone.
         mark = host.events.count
         try host.send(["command": "back"])
-        let popped = try await RouteAndErrorScreenTests.next(host, "screen.popped", after: mark)
+        let popped = try await host.waitFor("screen.popped", after: mark)
         #expect(popped["depth"] as? Int == 1 && popped["view"] == nil)
         try await Task.sleep(for: .milliseconds(200))
         #expect(host.standardError.contains("settings screen destroyed"))
@@ -68,7 +68,7 @@ struct PathConfigurationTests {
         // The `visit` command is routed by the same rules.
         mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/settings")])
-        let again = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark)
+        let again = try await host.waitFor("screen.pushed", after: mark)
         #expect(again["view"] as? String == "settings" && again["depth"] as? Int == 2)
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
@@ -87,9 +87,9 @@ struct PathConfigurationTests {
         try await host.waitFor("turbo.ready")
         let mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/posts")])
-        let pushed = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark)
+        let pushed = try await host.waitFor("screen.pushed", after: mark)
         #expect(pushed["view"] == nil && pushed["depth"] as? Int == 2)
-        try await RouteAndErrorScreenTests.next(host, "page.title", after: mark) {
+        try await host.waitFor("page.title", after: mark) {
             ($0["title"] as? String)?.hasPrefix("Posts") == true
         }
         #expect(host.standardError.contains("no plugin loaded in the host provides it"))
@@ -122,8 +122,8 @@ struct PathConfigurationTests {
         func push(_ path: String) async throws -> Int {
             let mark = host.events.count
             try host.send(["command": "visit", "url": server.url(path)])
-            let pushed = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark)
-            try await RouteAndErrorScreenTests.next(host, "page.title", after: mark)
+            let pushed = try await host.waitFor("screen.pushed", after: mark)
+            try await host.waitFor("page.title", after: mark)
             return pushed["depth"] as? Int ?? 0
         }
 
@@ -136,13 +136,13 @@ struct PathConfigurationTests {
             let encoded = proposal.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? proposal
             let mark = host.events.count
             try host.send(["command": "visit", "url": server.url("\(page)?go=\(encoded)")])
-            try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark)
-            let proposed = try await RouteAndErrorScreenTests.next(host, "visit.proposed", after: mark) {
+            try await host.waitFor("screen.pushed", after: mark)
+            let proposed = try await host.waitFor("visit.proposed", after: mark) {
                 $0["url"] as? String == server.url(proposal)
             }
             #expect(proposed["properties"] as? [String: Any] != nil)
             if let until {
-                try await RouteAndErrorScreenTests.next(host, until, after: mark, where: predicate)
+                try await host.waitFor(until, after: mark, where: predicate)
             } else {
                 try await Task.sleep(for: .milliseconds(600))
             }
@@ -207,7 +207,7 @@ struct PathConfigurationTests {
         let mark = host.events.count
         try host.send(["command": "back"])
         #expect(
-            (try await RouteAndErrorScreenTests.next(host, "command.error", after: mark))["command"] as? String
+            (try await host.waitFor("command.error", after: mark))["command"] as? String
                 == "back")
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
@@ -248,9 +248,9 @@ struct PathConfigurationTests {
         // New post: /posts/new is a modal (the demo's rule): its own window and stack over the index.
         var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        let presented = try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        let presented = try await host.waitFor("modal.presented", after: mark)
         #expect(presented["url"] as? String == server.url("/posts/new"))
-        let first = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark) {
+        let first = try await host.waitFor("screen.pushed", after: mark) {
             $0["stack"] as? String == "modal"
         }
         #expect(first["depth"] as? Int == 1)
@@ -261,31 +261,39 @@ struct PathConfigurationTests {
         // A picture: the modal over the dimmed main window.
         let picture = (try TemporaryDirectory.make("shot") as NSString).appendingPathComponent("modal.png")
         try host.send(["command": "screenshot", "path": picture])
-        try await RouteAndErrorScreenTests.next(host, "command.ok", after: mark) {
+        try await host.waitFor("command.ok", after: mark) {
             $0["command"] as? String == "screenshot"
         }
 
         // Inside the modal, visits push on the modal's stack; Back pops there.
         mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/button")])
-        let pushed = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark)
+        let pushed = try await host.waitFor("screen.pushed", after: mark)
         #expect(pushed["stack"] as? String == "modal" && pushed["depth"] as? Int == 2)
         mark = host.events.count
         try host.send(["command": "back"])
-        let popped = try await RouteAndErrorScreenTests.next(host, "screen.popped", after: mark)
+        let popped = try await host.waitFor("screen.popped", after: mark)
         #expect(popped["stack"] as? String == "modal" && popped["depth"] as? Int == 1)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
 
         // Dismissed: the index is shown as it was, its button working.
         mark = host.events.count
         try host.send(["command": "dismiss-modal"])
-        let dismissed = try await RouteAndErrorScreenTests.next(host, "modal.dismissed", after: mark)
+        let dismissed = try await host.waitFor("modal.dismissed", after: mark)
         #expect(dismissed["reason"] as? String == "command")
+        #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
+        // Escape (a real key press in the modal) dismisses it as Cancel does.
+        mark = host.events.count
+        try host.send(["command": "activate", "control": "button.button-right"])
+        try await host.waitFor("modal.presented", after: mark)
+        #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
+        try await host.press("Escape", inWindowTitled: "New post")
+        #expect((try await host.waitFor("modal.dismissed", after: mark))["reason"] as? String == "cancel")
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         mark = host.events.count
         try host.send(["command": "dismiss-modal"])
         #expect(
-            (try await RouteAndErrorScreenTests.next(host, "command.error", after: mark))["command"] as? String
+            (try await host.waitFor("command.error", after: mark))["command"] as? String
                 == "dismiss-modal")
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
@@ -296,19 +304,19 @@ struct PathConfigurationTests {
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        try await host.waitFor("modal.presented", after: mark)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
 
         // Save: the form answers 303 → /posts/1, a default-context visit: the modal goes, the main stack pushes.
         mark = host.events.count
         try host.send(["command": "activate", "control": "form.submit"])
-        let dismissed = try await RouteAndErrorScreenTests.next(host, "modal.dismissed", after: mark)
+        let dismissed = try await host.waitFor("modal.dismissed", after: mark)
         #expect(dismissed["reason"] as? String == "visit")
-        let pushed = try await RouteAndErrorScreenTests.next(host, "screen.pushed", after: mark) {
+        let pushed = try await host.waitFor("screen.pushed", after: mark) {
             $0["stack"] as? String == "main"
         }
         #expect(pushed["depth"] as? Int == 2 && pushed["url"] as? String == server.url("/posts/1"))
-        try await RouteAndErrorScreenTests.next(host, "page.title", after: mark) {
+        try await host.waitFor("page.title", after: mark) {
             ($0["title"] as? String)?.hasPrefix("Screens on Linux") == true
         }
         try await RouteAndErrorScreenTests.quit(host)
@@ -322,13 +330,13 @@ struct PathConfigurationTests {
         let encoded = "%2Fform%3Fas%3D\(presentation)"
         var mark = host.events.count
         try host.send(["command": "navigate", "url": server.url("/posts?go=%2Fbutton%3Fas%3Dmodal%26go%3D\(encoded)")])
-        let presented = try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        let presented = try await host.waitFor("modal.presented", after: mark)
         #expect((presented["url"] as? String)?.contains("/button?as=modal") == true)
-        let dismissed = try await RouteAndErrorScreenTests.next(host, "modal.dismissed", after: mark)
+        let dismissed = try await host.waitFor("modal.dismissed", after: mark)
         #expect(dismissed["reason"] as? String == presentation)
         if presentation == "refresh" {
             // …and the screen underneath is loaded again.
-            let replaced = try await RouteAndErrorScreenTests.next(host, "screen.replaced", after: mark)
+            let replaced = try await host.waitFor("screen.replaced", after: mark)
             #expect(replaced["stack"] as? String == "main" && replaced["action"] as? String == "refresh")
         }
         mark = host.events.count
@@ -373,7 +381,7 @@ struct PathConfigurationTests {
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        try await host.waitFor("modal.presented", after: mark)
         #expect(host.standardError.contains("could not be fetched"))
         try await RouteAndErrorScreenTests.quit(host)
 
@@ -391,7 +399,7 @@ struct PathConfigurationTests {
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        try await RouteAndErrorScreenTests.next(host, "modal.presented", after: mark)
+        try await host.waitFor("modal.presented", after: mark)
         try await RouteAndErrorScreenTests.quit(host)
         again.stop()
         app.stop()

@@ -40,25 +40,6 @@ struct RouteAndErrorScreenTests {
         return try HostProcess(page: page, arguments: ["--plugins", plugins])
     }
 
-    /// The first event `name` after `mark` that satisfies `predicate`.
-    @discardableResult
-    static func next(
-        _ host: HostProcess, _ name: String, after mark: Int, timeout: Double = 20,
-        where predicate: ([String: Any]) -> Bool = { _ in true }
-    ) async throws -> [String: Any] {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let events = host.events
-            if events.count > mark,
-                let match = events[mark...].first(where: { $0["event"] as? String == name && predicate($0) })
-            {
-                return match
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        throw HostProcess.Timeout(waitingFor: "\(name) after event \(mark)", seen: host.lines)
-    }
-
     static func events(_ host: HostProcess, named name: String, after mark: Int) -> [[String: Any]] {
         Array(host.events[mark...].filter { $0["event"] as? String == name })
     }
@@ -69,7 +50,7 @@ struct RouteAndErrorScreenTests {
         while true {
             let mark = host.events.count
             try host.send(["command": "controls"])
-            let answer = try await next(host, "controls", after: mark)
+            let answer = try await host.waitFor("controls", after: mark)
             let shown = ((answer["controls"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String }.sorted()
             if shown == expected || Date() > deadline { return shown }
             try await Task.sleep(for: .milliseconds(100))
@@ -97,28 +78,28 @@ struct RouteAndErrorScreenTests {
         // Retry while the server is still down: the same screen shows the error again.
         var mark = host.events.count
         try host.send(["command": "retry"])
-        try await Self.next(host, "command.ok", after: mark) { $0["command"] as? String == "retry" }
-        error = try await Self.next(host, "screen.error", after: mark)
+        try await host.waitFor("command.ok", after: mark) { $0["command"] as? String == "retry" }
+        error = try await host.waitFor("screen.error", after: mark)
+        #expect(error["statusCode"] as? Int == 0)
+        // Ctrl+R (a real key press) on an error screen retries too.
+        mark = host.events.count
+        try await host.press("ctrl+r", inWindowTitled: "Strada")
+        error = try await host.waitFor("screen.error", after: mark)
         #expect(error["statusCode"] as? Int == 0)
 
         // The server is back: F5 (a real key press, xdotool's XTEST) retries; the page loads into the same
         // screen and its components connect.
         try await server.start()
         mark = host.events.count
-        let display = try ScreenTests.display(of: host)
-        let window = try await ProcessRunner.check(
-            "/usr/bin/xdotool", ["search", "--name", "Strada"], environment: display)
-        let id = window.split(separator: "\n").last.map(String.init) ?? ""
-        _ = try await ProcessRunner.check("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: display)
-        try await ProcessRunner.check("/usr/bin/xdotool", ["key", "--window", id, "F5"], environment: display)
-        try await Self.next(host, "page.committed", after: mark) { $0["url"] as? String == server.url("/posts") }
+        try await host.press("F5", inWindowTitled: "Strada")
+        try await host.waitFor("page.committed", after: mark) { $0["url"] as? String == server.url("/posts") }
         #expect(try await Self.controls(host, settleOn: ["button.button-right"]) == ["button.button-right"])
         #expect(Self.events(host, named: "screen.pushed", after: mark).isEmpty)
 
         // Nothing left to retry.
         mark = host.events.count
         try host.send(["command": "retry"])
-        let refused = try await Self.next(host, "command.error", after: mark)
+        let refused = try await host.waitFor("command.error", after: mark)
         #expect((refused["error"] as? String)?.contains("nothing to retry") == true)
         try await Self.quit(host)
         server.stop()
@@ -134,9 +115,9 @@ struct RouteAndErrorScreenTests {
         server.stop()
         var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        let pushed = try await Self.next(host, "screen.pushed", after: mark)
+        let pushed = try await host.waitFor("screen.pushed", after: mark)
         #expect(pushed["depth"] as? Int == 2)
-        let error = try await Self.next(host, "screen.error", after: mark)
+        let error = try await host.waitFor("screen.error", after: mark)
         #expect(error["url"] as? String == server.url("/posts/new") && error["statusCode"] as? Int == 0)
         #expect(try await Self.controls(host, settleOn: []) == [])
 
@@ -144,14 +125,14 @@ struct RouteAndErrorScreenTests {
         try await server.start()
         mark = host.events.count
         try host.send(["command": "reload"])
-        try await Self.next(host, "page.committed", after: mark) { $0["url"] as? String == server.url("/posts/new") }
+        try await host.waitFor("page.committed", after: mark) { $0["url"] as? String == server.url("/posts/new") }
         #expect(try await Self.controls(host, settleOn: ["form.submit"]) == ["form.submit"])
         #expect(Self.events(host, named: "screen.pushed", after: mark).isEmpty)
 
         // Back returns to the index with its button.
         mark = host.events.count
         try host.send(["command": "back"])
-        let popped = try await Self.next(host, "screen.popped", after: mark)
+        let popped = try await host.waitFor("screen.popped", after: mark)
         #expect(popped["depth"] as? Int == 1)
         #expect(try await Self.controls(host, settleOn: ["button.button-right"]) == ["button.button-right"])
         try await Self.quit(host)
@@ -169,7 +150,7 @@ struct RouteAndErrorScreenTests {
 
         let mark = host.events.count
         try host.send(["command": "back"])
-        let popped = try await Self.next(host, "screen.popped", after: mark)
+        let popped = try await host.waitFor("screen.popped", after: mark)
         #expect(popped["depth"] as? Int == 1)
         #expect((popped["url"] as? String)?.hasPrefix(server.url("/links")) == true)
         try await Self.quit(host)
@@ -220,12 +201,7 @@ struct RouteAndErrorScreenTests {
         // A page cannot open a window without the user: a real Enter (xdotool's XTEST) on the focused link.
         host = try Self.host(server.url("/links?focus=blank"))
         try await host.waitFor("turbo.ready")
-        let display = try ScreenTests.display(of: host)
-        let window = try await ProcessRunner.check(
-            "/usr/bin/xdotool", ["search", "--name", "Links"], environment: display)
-        let id = window.split(separator: "\n").last.map(String.init) ?? ""
-        _ = try await ProcessRunner.check("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: display)
-        try await ProcessRunner.check("/usr/bin/xdotool", ["key", "--window", id, "Return"], environment: display)
+        try await host.press("Return", inWindowTitled: "Links")
         let pushed = try await host.waitFor("screen.pushed") { $0["depth"] as? Int == 2 }
         #expect(pushed["url"] as? String == server.url("/posts"))
         #expect(try await Self.controls(host, settleOn: ["button.button-right"]) == ["button.button-right"])

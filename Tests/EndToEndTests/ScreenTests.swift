@@ -34,17 +34,7 @@ struct ScreenTests {
             _ name: String, after mark: Int, timeout: Double = 20,
             where predicate: ([String: Any]) -> Bool = { _ in true }
         ) async throws -> [String: Any] {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
-                let events = host.events
-                if events.count > mark,
-                    let match = events[mark...].first(where: { $0["event"] as? String == name && predicate($0) })
-                {
-                    return match
-                }
-                try await Task.sleep(for: .milliseconds(20))
-            }
-            throw HostProcess.Timeout(waitingFor: "\(name) after event \(mark)", seen: host.lines)
+            try await host.waitFor(name, after: mark, timeout: timeout, where: predicate)
         }
 
         /// The ids of the native controls shown now (the `controls` command).
@@ -257,7 +247,6 @@ extension ScreenTests {
         let app = try await App.start(turbo: true)
         try await app.host.waitFor("turbo.ready")
         #expect(try await app.controls(settleOn: ["button.button-right"]) == ["button.button-right"])
-        let display = try Self.display(of: app.host)
 
         for (input, arguments) in [
             ("Alt+Left", ["key", "--window", "WINDOW", "alt+Left"]),
@@ -268,14 +257,8 @@ extension ScreenTests {
             try await app.next("screen.pushed", after: mark) { Self.depth($0) == 2 }
             #expect(try await app.controls(settleOn: ["form.submit"]) == ["form.submit"])
             try await app.next("page.title", after: mark) { ($0["title"] as? String)?.hasPrefix("New post") == true }
-            let window = try await ProcessRunner.check(
-                "/usr/bin/xdotool", ["search", "--name", "New post"],
-                environment: display)
-            let id = window.split(separator: "\n").last.map(String.init) ?? ""
-            _ = try await ProcessRunner.check("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: display)
             mark = app.mark
-            try await ProcessRunner.check(
-                "/usr/bin/xdotool", arguments.map { $0 == "WINDOW" ? id : $0 }, environment: display)
+            try await app.host.xInput(arguments, toWindowTitled: "New post")
             let popped = try await app.next("screen.popped", after: mark)
             #expect(Self.depth(popped) == 1, "\(input) went back")
             #expect(try await app.controls(settleOn: ["button.button-right"]) == ["button.button-right"])
@@ -283,22 +266,6 @@ extension ScreenTests {
         try await app.stop()
     }
 
-    /// DISPLAY and XAUTHORITY of the host process (it may run under its own `xvfb-run`).
-    static func display(of host: HostProcess) throws -> [String: String] {
-        let environment = ProcessInfo.processInfo.environment
-        if let display = environment["DISPLAY"], !display.isEmpty { return ["DISPLAY": display] }
-        guard let pid = host.descendants(named: "strada-host").first,
-            let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
-        else { throw HostProcess.Timeout(waitingFor: "the host's display", seen: host.lines) }
-        var found: [String: String] = [:]
-        for entry in data.split(separator: 0) {
-            let text = String(decoding: entry, as: UTF8.self)
-            for key in ["DISPLAY", "XAUTHORITY"] where text.hasPrefix(key + "=") {
-                found[key] = String(text.dropFirst(key.count + 1))
-            }
-        }
-        return found
-    }
 }
 
 /// The real Turbo, fetched from PyPI at test time (never committed): `scripts/fetch-turbo` prints its path.

@@ -115,23 +115,68 @@ public final class HostProcess: Sendable {
         lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
     }
 
-    /// Waits for the first event named `name` (after `after` earlier matches) satisfying `where`.
+    /// Waits for the first event named `name` satisfying `where`, among the events from index `mark` on (the
+    /// number of events seen before an action: what came after it).
     @discardableResult
     public func waitFor(
-        _ name: String, timeout: Double = 30, where predicate: ([String: Any]) -> Bool = { _ in true }
+        _ name: String, after mark: Int = 0, timeout: Double = 30,
+        where predicate: ([String: Any]) -> Bool = { _ in true }
     ) async throws -> [String: Any] {
+        func match() -> [String: Any]? {
+            let events = self.events
+            guard events.count > mark else { return nil }
+            return events[mark...].first { $0["event"] as? String == name && predicate($0) }
+        }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            if let match = events.first(where: { $0["event"] as? String == name && predicate($0) }) { return match }
-            if !process.isRunning, events.first(where: { $0["event"] as? String == name && predicate($0) }) == nil {
+            if let found = match() { return found }
+            if !process.isRunning {
                 try await Task.sleep(for: .milliseconds(100))
-                if let match = events.first(where: { $0["event"] as? String == name && predicate($0) }) { return match }
+                if let found = match() { return found }
                 let exit = "the host exited with \(process.terminationStatus); stderr: \(standardError)"
-                throw Timeout(waitingFor: "\(name) (\(exit))", seen: lines)
+                throw Timeout(waitingFor: "\(name) after event \(mark) (\(exit))", seen: lines)
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        throw Timeout(waitingFor: name, seen: lines)
+        throw Timeout(waitingFor: "\(name) after event \(mark)", seen: lines)
+    }
+
+    /// DISPLAY and XAUTHORITY of the host's X display (it may run under its own `xvfb-run`).
+    public func display() throws -> [String: String] {
+        let environment = ProcessInfo.processInfo.environment
+        if let display = environment["DISPLAY"], !display.isEmpty { return ["DISPLAY": display] }
+        guard let pid = descendants(named: "strada-host").first,
+            let data = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
+        else { throw Timeout(waitingFor: "the host's display", seen: lines) }
+        var found: [String: String] = [:]
+        for entry in data.split(separator: 0) {
+            let text = String(decoding: entry, as: UTF8.self)
+            for key in ["DISPLAY", "XAUTHORITY"] where text.hasPrefix(key + "=") {
+                found[key] = String(text.dropFirst(key.count + 1))
+            }
+        }
+        return found
+    }
+
+    /// Real X input (xdotool's XTEST) to the host's window whose title contains `title`: the window is found
+    /// (waiting until X has its title), focused, then `input` runs with `WINDOW` standing for its id, e.g.
+    /// `["key", "--window", "WINDOW", "F5"]` or `["mousemove", "400", "300", "click", "8"]`.
+    public func xInput(_ input: [String], toWindowTitled title: String) async throws {
+        let display = try display()
+        let found = try await ProcessRunner.check(
+            "/usr/bin/xdotool", ["search", "--sync", "--onlyvisible", "--name", title], environment: display,
+            timeout: 20)
+        let id = found.split(separator: "\n").last.map(String.init) ?? ""
+        try await ProcessRunner.check("/usr/bin/xdotool", ["windowfocus", "--sync", id], environment: display)
+        try await ProcessRunner.check(
+            "/usr/bin/xdotool", input.map { $0 == "WINDOW" ? id : $0 }, environment: display)
+    }
+
+    /// Presses `keys` (xdotool's names: "F5", "Return", "alt+Left") in the host's window titled `title`: the
+    /// window is focused and the keys go through XTEST, as a keyboard's would (not to a window id, which may be
+    /// gone by the key's release when the key closes it).
+    public func press(_ keys: String, inWindowTitled title: String) async throws {
+        try await xInput(["key", keys], toWindowTitled: title)
     }
 
     /// Sends one command object as a JSON line.
