@@ -244,17 +244,7 @@ final class WebView: BridgeWebView, AnchorView {
 
     func evaluate(javaScript: String, completion: @escaping @MainActor ((any Error)?) -> Void) {
         let done: GAsyncReadyCallback = { source, result, userData in
-            let box = Unmanaged<EvaluationBox>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let value = webkit_web_view_evaluate_javascript_finish(
-                UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
-            if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
-            var failure: ScriptError?
-            if let error {
-                failure = ScriptError(description: String(cString: error.pointee.message))
-                g_error_free(error)
-            }
-            MainActor.assumeIsolated { box.completion(failure) }
+            WebView.finishScript(source, userData) { webkit_web_view_evaluate_javascript_finish($0, result, $1) }
         }
         let box = Unmanaged.passRetained(EvaluationBox(completion)).toOpaque()
         webkit_web_view_evaluate_javascript(view, javaScript, -1, nil, nil, nil, done, box)
@@ -267,17 +257,9 @@ extension WebView {
     /// text is copied once, into the GLib buffer that the argument then owns.
     func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void) {
         let done: GAsyncReadyCallback = { source, result, userData in
-            let box = Unmanaged<EvaluationBox>.fromOpaque(userData!).takeRetainedValue()
-            var error: UnsafeMutablePointer<GError>?
-            let value = webkit_web_view_call_async_javascript_function_finish(
-                UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self), result, &error)
-            if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
-            var failure: ScriptError?
-            if let error {
-                failure = ScriptError(description: String(cString: error.pointee.message))
-                g_error_free(error)
+            WebView.finishScript(source, userData) {
+                webkit_web_view_call_async_javascript_function_finish($0, result, $1)
             }
-            MainActor.assumeIsolated { box.completion(failure) }
         }
         let length = replies.reduce(replies.count + 1) { $0 + $1.utf8.count }
         let buffer = g_malloc(gsize(length + 1))!.assumingMemoryBound(to: CChar.self)
@@ -304,6 +286,25 @@ extension WebView {
     }
 
     static let replyFunction = "window.nativeBridge.replyWithJSON(replies);"
+
+    /// Ends a script call whose user data is a retained `EvaluationBox`: `finish` is the call's WebKit
+    /// `…_finish` function; the value is dropped and the box's completion gets the error, if any.
+    fileprivate static func finishScript(
+        _ source: UnsafeMutablePointer<GObject>?, _ userData: UnsafeMutableRawPointer?,
+        _ finish: (UnsafeMutablePointer<WebKitWebView>?, UnsafeMutablePointer<UnsafeMutablePointer<GError>?>)
+            -> OpaquePointer?
+    ) {
+        let box = Unmanaged<EvaluationBox>.fromOpaque(userData!).takeRetainedValue()
+        var error: UnsafeMutablePointer<GError>?
+        let value = finish(UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebView.self), &error)
+        if let value { g_object_unref(UnsafeMutableRawPointer(value)) }
+        var failure: ScriptError?
+        if let error {
+            failure = ScriptError(description: String(cString: error.pointee.message))
+            g_error_free(error)
+        }
+        MainActor.assumeIsolated { box.completion(failure) }
+    }
 }
 
 /// Calls `body` with a NULL-terminated C array of `strings` (NULL itself when `strings` is empty).
