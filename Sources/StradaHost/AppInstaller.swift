@@ -1,4 +1,5 @@
 import Foundation
+import StradaPluginHost
 
 /// Puts an app in the desktop's launcher, the freedesktop way: a `.desktop` entry in
 /// `$XDG_DATA_HOME/applications/<id>.desktop` that runs `strada-host run --app <definition>`, and its icon in
@@ -12,10 +13,7 @@ public struct AppInstaller: Sendable {
 
     public init(executable: String, dataHome: String? = nil) {
         self.executable = executable
-        let environment = ProcessInfo.processInfo.environment
-        self.dataHome =
-            dataHome ?? environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
+        self.dataHome = dataHome ?? BaseDirectory.data.path()
     }
 
     /// Where the app's desktop entry goes.

@@ -1,4 +1,5 @@
 import Foundation
+import StradaPluginHost
 public import StradaCore
 
 /// What `strada-host run` was asked to do: the start page, who gets the bridge, where plugins come from,
@@ -42,12 +43,7 @@ public struct HostConfiguration: Sendable {
     /// Where the window's size and maximised state are kept between runs unless ``ephemeral``:
     /// `$XDG_STATE_HOME/<id>/window.json` (by default under `~/.local/state`).
     public var windowStateFile: String {
-        let environment = ProcessInfo.processInfo.environment
-        let base =
-            environment["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()) as NSString)
-            .appendingPathComponent(".local/state")
-        return ((base as NSString).appendingPathComponent(appID) as NSString).appendingPathComponent("window.json")
+        BaseDirectory.state.appending("\(appID)/window.json")
     }
     /// The id of an app that has none of its own.
     public static let defaultAppID = "dev.strada.Host"
@@ -55,15 +51,7 @@ public struct HostConfiguration: Sendable {
     /// Where the app's website data lives unless ``ephemeral``: `$XDG_DATA_HOME/<id>/` (cookies, local
     /// storage, IndexedDB, service workers) and `$XDG_CACHE_HOME/<id>/` (the HTTP cache).
     public var websiteDataDirectories: (data: String, cache: String) {
-        let environment = ProcessInfo.processInfo.environment
-        func base(_ variable: String, _ fallback: String) -> String {
-            if let value = environment[variable], value.hasPrefix("/") { return value }
-            return (NSHomeDirectory() as NSString).appendingPathComponent(fallback)
-        }
-        return (
-            (base("XDG_DATA_HOME", ".local/share") as NSString).appendingPathComponent(appID),
-            (base("XDG_CACHE_HOME", ".cache") as NSString).appendingPathComponent(appID)
-        )
+        (BaseDirectory.data.appending(appID), BaseDirectory.cache.appending(appID))
     }
 
     /// Where the path configuration comes from, in order (the last one that loaded wins).

@@ -243,11 +243,7 @@ struct KnownGoodPlugins {
     private let entries: Set<String>
 
     init() {
-        let environment = ProcessInfo.processInfo.environment
-        let cache =
-            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
-        file = (cache as NSString).appendingPathComponent("strada/known-good-plugins")
+        file = BaseDirectory.cache.appending("strada/known-good-plugins")
         let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
         entries = Set(text.split(separator: "\n").map(String.init))
     }

@@ -75,11 +75,7 @@ public struct PluginLoadReport: Sendable {
 /// `~/.local/share/strada/plugins`.
 public enum PluginDirectories {
     public static var userDefault: String {
-        let environment = ProcessInfo.processInfo.environment
-        let data =
-            environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".local/share")
-        return (data as NSString).appendingPathComponent("strada/plugins")
+        BaseDirectory.data.appending("strada/plugins")
     }
 
     /// ``userDefault`` if that folder exists, else none.

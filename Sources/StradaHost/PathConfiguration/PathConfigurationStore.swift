@@ -1,4 +1,5 @@
 import Foundation
+import StradaPluginHost
 import Logging
 import StradaCore
 
@@ -56,11 +57,7 @@ final class PathConfigurationStore {
 
     /// The default cache folder: `$XDG_CACHE_HOME/strada/path-configuration` (or `~/.cache/…`).
     static var defaultCacheDirectory: String {
-        let environment = ProcessInfo.processInfo.environment
-        let base =
-            environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (NSHomeDirectory() as NSString).appendingPathComponent(".cache")
-        return (base as NSString).appendingPathComponent("strada/path-configuration")
+        BaseDirectory.cache.appending("strada/path-configuration")
     }
 
     /// Files and cached server copies now (before the first visit is routed), then each server in the
