@@ -123,11 +123,4 @@ package final class ScreenContent {
         gtk_stack_remove(strada_stack_of(widget), native)
         g_object_unref(UnsafeMutableRawPointer(native))
     }
-
-    /// Presses Retry as a click would (automation's `retry`). `false` when no error screen is shown.
-    func retry() -> Bool {
-        guard case .error = page else { return false }
-        gtk_widget_activate(retryButton)
-        return true
-    }
 }

@@ -129,7 +129,6 @@ public final class HostSession {
         logger.info("loaded \(plugins.count) plugin(s)\(where_): components [\(names.joined(separator: " "))]")
         channel?.emit(.hostReady(userAgent: window.userAgent, components: names, plugins: plugins))
 
-        let trace = configuration.trace
         wire(window, to: navigator)
         window.onPageEvent = { [weak self, navigator] event in
             if let automation = AutomationEvent(event) { channel?.emit(automation) }

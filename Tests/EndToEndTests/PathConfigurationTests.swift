@@ -79,7 +79,7 @@ struct PathConfigurationTests {
         let configuration = try Self.write(
             #"{"rules": [{"patterns": ["/posts$"], "properties": {"view_controller": "nobody"}}]}"#, named: "p.json")
         let host = try HostProcess(
-            page: server.url("/links?click=blank-free"),
+            page: server.url("/links"),
             arguments: [
                 "--plugins", try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so"]),
                 "--path-configuration", configuration,
@@ -328,7 +328,7 @@ struct PathConfigurationTests {
         let (server, host) = try await Self.startDemo()
         // A modal whose page proposes /form?as=<presentation> once shown.
         let encoded = "%2Fform%3Fas%3D\(presentation)"
-        var mark = host.events.count
+        let mark = host.events.count
         try host.send(["command": "navigate", "url": server.url("/posts?go=%2Fbutton%3Fas%3Dmodal%26go%3D\(encoded)")])
         let presented = try await host.waitFor("modal.presented", after: mark)
         #expect((presented["url"] as? String)?.contains("/button?as=modal") == true)
@@ -339,8 +339,6 @@ struct PathConfigurationTests {
             let replaced = try await host.waitFor("screen.replaced", after: mark)
             #expect(replaced["stack"] as? String == "main" && replaced["action"] as? String == "refresh")
         }
-        mark = host.events.count
-        try await Task.sleep(for: .milliseconds(300))
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()

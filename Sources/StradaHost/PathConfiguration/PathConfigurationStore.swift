@@ -80,13 +80,6 @@ final class PathConfigurationStore {
         }
     }
 
-    /// Fetches the server's copy again (e.g. on a refresh).
-    func reloadServers() {
-        for (index, source) in sources.enumerated() {
-            if case .server(let url) = source { fetch(url, at: index) }
-        }
-    }
-
     private func fetch(_ url: String, at index: Int) {
         guard let address = URL(string: url) else {
             refuse(sources[index], PathConfigurationError("is not a valid URL"))
