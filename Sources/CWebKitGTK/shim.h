@@ -91,11 +91,15 @@ static inline GVariant *strada_string_argument_take(const char *name, char *valu
 /* WebDriver (WebKitWebDriver starts the host with WEBKIT_INSPECTOR_SERVER set and asks for an automation session):
    the default web context allows automation, and the one web view is created controlled by automation, on the
    context's network session for automation (construct-only properties). */
-static inline GtkWidget *strada_web_view_new_for_automation(WebKitUserContentManager *ucm) {
+static inline WebKitNetworkSession *strada_automation_network_session(void) {
     WebKitWebContext *context = webkit_web_context_get_default();
     webkit_web_context_set_automation_allowed(context, TRUE);
-    return GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "user-content-manager", ucm, "web-context", context,
-                                   "network-session", webkit_web_context_get_network_session_for_automation(context),
+    return webkit_web_context_get_network_session_for_automation(context);
+}
+static inline GtkWidget *strada_web_view_new_for_automation(WebKitUserContentManager *ucm,
+                                                            WebKitNetworkSession *session) {
+    return GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "user-content-manager", ucm,
+                                   "web-context", webkit_web_context_get_default(), "network-session", session,
                                    "is-controlled-by-automation", TRUE, NULL));
 }
 /* When a driver starts a session: name the application (the driver matches it against "browserName") and answer

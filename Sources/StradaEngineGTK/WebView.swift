@@ -7,6 +7,8 @@ package enum WebsiteData: Sendable, Equatable {
     case ephemeral
     /// `data`: cookies, local storage, IndexedDB, service workers; `cache`: the HTTP cache.
     case persistent(data: String, cache: String)
+    /// A WebDriver session's: the default web context's automation session (ephemeral, one per driver session).
+    case automation
 }
 
 /// An error WebKit reported while evaluating script.
@@ -36,8 +38,8 @@ final class WebView: BridgeWebView, AnchorView {
     /// Payloads longer than this are not converted (the bridge's own limit; the relay holds the same number).
     var maxPayloadBytes = JSONLimits.messages.maxBytes
 
-    /// The network session every web view shares (never freed: it lives as long as the process), made by
-    /// the first web view from ``websiteData``.
+    /// The network session every web view shares (a modal's too: one cookie jar, one login; never freed: it
+    /// lives as long as the process), made by the first web view from ``websiteData``.
     nonisolated(unsafe) private static var session: OpaquePointer?
     /// Where the session keeps cookies, local storage, IndexedDB, service workers and the HTTP cache; read
     /// when the first web view is created.
@@ -49,6 +51,8 @@ final class WebView: BridgeWebView, AnchorView {
         switch websiteData {
         case .ephemeral:
             made = webkit_network_session_new_ephemeral()
+        case .automation:
+            made = strada_automation_network_session()
         case .persistent(let data, let cache):
             made = webkit_network_session_new(data, cache)
             // Cookies in an SQLite file in the data folder, so a login survives a restart.
@@ -82,10 +86,9 @@ final class WebView: BridgeWebView, AnchorView {
         let contentManager = webkit_user_content_manager_new()!
         self.contentManager = contentManager
         if controlledByAutomation {
-            // WebDriver: the web context allows automation and the view uses its session for automation.
-            widget = strada_web_view_new_for_automation(contentManager)
+            // WebDriver: the web context allows automation; the driver controls this view.
+            widget = strada_web_view_new_for_automation(contentManager, Self.networkSession)
         } else {
-            // One network session for every web view of the process (a modal's too): one cookie jar, one login.
             widget = strada_web_view_new(contentManager, Self.networkSession)
         }
         view = strada_webkit_web_view(widget)

@@ -69,7 +69,10 @@ public final class HostSession {
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
         }
         let names = ComponentRegistration.uniqueNames(registrations)
-        if configuration.ephemeral {
+        if configuration.webDriver {
+            // The driver's automation session holds the website data (the web view it drives and any modal).
+            BrowserWindow.websiteData = .automation
+        } else if configuration.ephemeral {
             BrowserWindow.websiteData = .ephemeral
         } else {
             let folders = configuration.websiteDataDirectories
