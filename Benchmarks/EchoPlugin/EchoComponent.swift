@@ -12,13 +12,13 @@ final class EchoComponent: BridgeComponent {
     nonisolated override class var name: String { "echo" }
 
     override func onReceive(message: Message) {
-        let data = message.dataValue
         switch message.event {
         case "repeat":
-            for n in 1...max(1, Self.count(data?["times"])) {
+            for n in 1...max(1, Self.count(message.dataValue?["times"])) {
                 reply(with: message.replacing(jsonData: "{\"n\":\(n)}"))
             }
         case "replyTo":
+            let data = message.dataValue
             guard let id = data?["id"]?.stringValue else {
                 reply(with: message)
                 return

@@ -327,23 +327,23 @@ private struct Parser {
                 guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                     throw fail("expected a string key")
                 }
-                let key = try parseString()
+                let key = try parseEnvelopeKey()
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
                 index += 1
                 skipWhitespace()
                 switch key {
-                case "id": envelope.id = try parseValue()
-                case "component": envelope.component = try parseValue()
-                case "event": envelope.event = try parseValue()
-                case "data":
+                case .id: envelope.id = try parseValue()
+                case .component: envelope.component = try parseValue()
+                case .event: envelope.event = try parseValue()
+                case .data:
                     let start = index
                     capturedMetadata = nil
                     envelope.dataIsObject = index < bytes.count && bytes[index] == UInt8(ascii: "{")
                     try skipValue(metadataLevel: true)
                     envelope.data = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                     envelope.metadata = capturedMetadata
-                default: try skipValue()
+                case .other: try skipValue()
                 }
                 skipWhitespace()
                 guard index < bytes.count else { throw fail("unexpected end of input") }
@@ -357,6 +357,42 @@ private struct Parser {
         return envelope
     }
 
+    /// The envelope's members the parser reads; the rest are validated and skipped.
+    enum EnvelopeKey { case id, component, event, data, other }
+
+    /// Reads a member name of the envelope without making a string of it: a key without escapes is compared
+    /// byte for byte (the web library's keys); one with escapes is decoded first (`"d\u0061ta"` is `data`).
+    mutating func parseEnvelopeKey() throws(JSONParseError) -> EnvelopeKey {
+        let start = index + 1
+        var end = start
+        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20
+        {
+            end += 1
+        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
+            switch try parseString() {
+            case "id": return .id
+            case "component": return .component
+            case "event": return .event
+            case "data": return .data
+            default: return .other
+            }
+        }
+        index = end + 1
+        let key = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        func equals(_ name: StaticString) -> Bool {
+            let spelled = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+            return spelled.elementsEqual(key)
+        }
+        switch key.count {
+        case 2 where equals("id"): return .id
+        case 4 where equals("data"): return .data
+        case 5 where equals("event"): return .event
+        case 9 where equals("component"): return .component
+        default: return .other
+        }
+    }
+
     /// Validates one value as `parseValue` would, building nothing. With `metadataLevel`, a member
     /// "metadata" of this object is parsed into `capturedMetadata`.
     mutating func skipValue(metadataLevel: Bool = false) throws(JSONParseError) {
@@ -368,7 +404,7 @@ private struct Parser {
         case UInt8(ascii: "t"): try expectLiteral("true")
         case UInt8(ascii: "f"): try expectLiteral("false")
         case UInt8(ascii: "n"): try expectLiteral("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try scanNumber()
         default: throw fail("unexpected character")
         }
     }
@@ -548,6 +584,23 @@ private struct Parser {
     }
 
     mutating func parseNumber() throws(JSONParseError) -> JSON {
+        let (range, isInteger) = try scanNumber()
+        // Up to 15 digits: exact in a Double, so no need for the C library's conversion.
+        if isInteger, range.count <= 15 {
+            var negative = false
+            var value = 0
+            for byte in UnsafeBufferPointer(rebasing: bytes[range]) {
+                if byte == UInt8(ascii: "-") { negative = true } else { value = value * 10 + Int(byte &- 0x30) }
+            }
+            return .number(negative ? -Double(value) : Double(value))  // "-0" stays -0, as JSON.parse has it
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        guard let value = Double(text), value.isFinite else { throw fail("number out of range") }
+        return .number(value)
+    }
+
+    /// Validates one number (RFC 8259's grammar) and returns where it is, and whether it is an integer.
+    mutating func scanNumber() throws(JSONParseError) -> (range: Range<Int>, isInteger: Bool) {
         let start = index
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
@@ -557,10 +610,12 @@ private struct Parser {
         } else {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
+        var isInteger = true
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            isInteger = false
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
@@ -569,10 +624,9 @@ private struct Parser {
             }
             guard index < bytes.count, isDigit(bytes[index]) else { throw fail("invalid number") }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            isInteger = false
         }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else { throw fail("number out of range") }
-        return .number(value)
+        return (start..<index, isInteger)
     }
 }
 

@@ -155,7 +155,7 @@ final class EchoingComponent: BridgeComponent {
 struct WireEnvelopeTests {
     @Test func escapedKeysAndRepeatedMembersReadAsJSONHasThem() throws {
         let text =
-            #"{"\u0069d":"1","component":"a","component":"form","event":"e","x":[1,{"y":null}],"#
+            #"{"\u0069d":"1","component":"a","component":"form","event":"e","x":[1,{"y":null}],"ids":"2","dat":3,"#
             + #""data":{"metadata":{"url":"https://app.test/"},"k":"v"}}"#
         let message = try Message(wireText: text)
         #expect(message.id == "1")

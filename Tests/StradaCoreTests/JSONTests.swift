@@ -44,6 +44,23 @@ struct JSONTests {
         #expect(try JSON(parsing: input) == .string(expected))
     }
 
+    @Test(arguments: [
+        ("0", 0.0), ("-0", -0.0), ("42", 42), ("-7", -7), ("999999999999999", 999_999_999_999_999),
+        ("12345678901234567890", 12_345_678_901_234_567_890), ("1.5", 1.5), ("-2e3", -2000), ("1E-2", 0.01),
+    ])
+    func numbersReadAsJavaScriptReadsThem(input: String, expected: Double) throws {
+        guard case .number(let value) = try JSON(parsing: input) else {
+            Issue.record("\(input) is not a number")
+            return
+        }
+        #expect(value == expected && value.sign == expected.sign)
+    }
+
+    @Test func aNumberOutOfRangeIsRejected() {
+        do { _ = try JSON(parsing: "[1e400]") } catch { #expect(error.reason == "number out of range") }
+        #expect(throws: JSONParseError.self) { try JSON(parsing: "-") }
+    }
+
     @Test func rejectsNestingDeeperThanTheLimit() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(throws: JSONParseError.self) { try JSON(parsing: deep) }
