@@ -101,8 +101,8 @@ struct WireEnvelope {
     /// The exact text of `data`, if present.
     var data: String?
     var dataIsObject = false
-    /// `data.metadata`, parsed.
-    var metadata: JSON?
+    /// `data.metadata.url`, when it is a string.
+    var metadataURL: String?
 }
 
 extension JSON {
@@ -190,8 +190,8 @@ private struct Parser {
     var captured: Range<Int>?
     /// Some object repeated a key.
     var sawDuplicateKeys = false
-    /// The "metadata" member of the object `skipValue(metadataLevel: true)` skipped, parsed.
-    var capturedMetadata: JSON?
+    /// The url of the "metadata" member of the object `skipValue(metadataLevel: true)` skipped.
+    var capturedMetadataURL: String?
 
     mutating func object(_ members: [(key: String, value: JSON)]) -> JSON {
         let object = JSONObject(parsed: members)
@@ -338,11 +338,11 @@ private struct Parser {
                 case .event: envelope.event = try parseValue()
                 case .data:
                     let start = index
-                    capturedMetadata = nil
+                    capturedMetadataURL = nil
                     envelope.dataIsObject = index < bytes.count && bytes[index] == UInt8(ascii: "{")
                     try skipValue(metadataLevel: true)
                     envelope.data = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                    envelope.metadata = capturedMetadata
+                    envelope.metadataURL = capturedMetadataURL
                 case .other: try skipValue()
                 }
                 skipWhitespace()
@@ -360,41 +360,82 @@ private struct Parser {
     /// The envelope's members the parser reads; the rest are validated and skipped.
     enum EnvelopeKey { case id, component, event, data, other }
 
-    /// Reads a member name of the envelope without making a string of it: a key without escapes is compared
-    /// byte for byte (the web library's keys); one with escapes is decoded first (`"d\u0061ta"` is `data`).
-    mutating func parseEnvelopeKey() throws(JSONParseError) -> EnvelopeKey {
+    /// A member name as read: its bytes when it has no escapes (the web library's keys), else decoded.
+    enum Key {
+        case raw(Range<Int>)
+        case decoded(String)
+    }
+
+    /// Reads a member name without making a string of it unless it has escapes (`"d\u0061ta"` is `data`).
+    mutating func readKey() throws(JSONParseError) -> Key {
         let start = index + 1
         var end = start
         while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20
         {
             end += 1
         }
-        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else {
-            switch try parseString() {
-            case "id": return .id
-            case "component": return .component
-            case "event": return .event
-            case "data": return .data
-            default: return .other
-            }
-        }
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return .decoded(try parseString()) }
         index = end + 1
-        let key = UnsafeBufferPointer(rebasing: bytes[start..<end])
-        func equals(_ name: StaticString) -> Bool {
-            let spelled = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-            return spelled.elementsEqual(key)
+        return .raw(start..<end)
+    }
+
+    /// Whether `key` is `name`.
+    func key(_ key: Key, is name: StaticString) -> Bool {
+        let spelled = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        switch key {
+        case .raw(let range): return range.count == spelled.count && spelled.elementsEqual(bytes[range])
+        case .decoded(let text): return text.utf8.elementsEqual(spelled)
         }
-        switch key.count {
-        case 2 where equals("id"): return .id
-        case 4 where equals("data"): return .data
-        case 5 where equals("event"): return .event
-        case 9 where equals("component"): return .component
-        default: return .other
+    }
+
+    mutating func parseEnvelopeKey() throws(JSONParseError) -> EnvelopeKey {
+        let name = try readKey()
+        if key(name, is: "id") { return .id }
+        if key(name, is: "data") { return .data }
+        if key(name, is: "event") { return .event }
+        if key(name, is: "component") { return .component }
+        return .other
+    }
+
+    /// `data.metadata`: its "url" (the last one, as `JSON.parse` has it) when metadata is an object and that
+    /// member is a string; everything else validated and skipped.
+    mutating func parseMetadataURL() throws(JSONParseError) -> String? {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+            try skipValue()
+            return nil
+        }
+        try enter()
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1; depth -= 1
+            return nil
+        }
+        var url: String?
+        while true {
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let isURL = key(try readKey(), is: "url")
+            skipWhitespace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+            index += 1
+            skipWhitespace()
+            if isURL, index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
+                url = try parseString()
+            } else {
+                if isURL { url = nil }
+                try skipValue()
+            }
+            skipWhitespace()
+            guard index < bytes.count else { throw fail("unexpected end of input") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return url }
+            throw fail("expected ',' or '}'")
         }
     }
 
     /// Validates one value as `parseValue` would, building nothing. With `metadataLevel`, a member
-    /// "metadata" of this object is parsed into `capturedMetadata`.
+    /// "metadata" of this object is read into `capturedMetadataURL`.
     mutating func skipValue(metadataLevel: Bool = false) throws(JSONParseError) {
         guard index < bytes.count else { throw fail("unexpected end of input") }
         switch bytes[index] {
@@ -427,7 +468,7 @@ private struct Parser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            if isMetadata { capturedMetadata = try parseValue() } else { try skipValue() }
+            if isMetadata { capturedMetadataURL = try parseMetadataURL() } else { try skipValue() }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

@@ -136,7 +136,7 @@ extension Message {
                 throw MalformedMessage(reason: "message \(id) has \"data\" that is not an object")
             }
             jsonData = captured
-            metadata = envelope.metadata?["url"]?.stringValue.map(Metadata.init(url:))
+            metadata = envelope.metadataURL.map(Metadata.init(url:))
         }
         self.init(id: id, component: component, event: event, metadata: metadata, jsonData: jsonData, parsedData: nil)
         receivedWire = text

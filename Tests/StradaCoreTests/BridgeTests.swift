@@ -165,6 +165,21 @@ struct WireEnvelopeTests {
         #expect(message.dataValue?["k"] == .string("v"))
     }
 
+    @Test(
+        arguments: [
+            (#"{"url":"https://a.test/","url":"https://b.test/"}"#, "https://b.test/"),  // the last one, as JSON.parse
+            (#"{"\u0075rl":"https://a.test/"}"#, "https://a.test/"),
+            (#"{"url":"https://a.test/","url":7}"#, nil),
+            (#"{"urls":"https://a.test/","x":{"url":"https://c.test/"}}"#, nil),
+            (#"["https://a.test/"]"#, nil),
+        ] as [(String, String?)])
+    func theMetadataURLIsReadAsJSONHasIt(metadata: String, url: String?) throws {
+        let message = try Message(
+            wireText: #"{"id":"1","component":"c","event":"e","data":{"metadata":"# + metadata + "}}")
+        #expect(message.metadata?.url == url)
+        #expect(message.dataValue?["metadata"] == (try JSON(parsing: metadata)))
+    }
+
     @Test func whatIsNotAMessageObjectIsRejectedWithItsReason() {
         #expect(throws: MalformedMessage(reason: "message is not a JSON object")) { try Message(wireText: "[1]") }
         #expect(throws: MalformedMessage.self) { try Message(wireText: #"{"id":"1","data":{"a":"\x"}}"#) }
