@@ -169,6 +169,7 @@ public final class HostSession {
                     }
                 }
                 logger.info("watching \(directories.joined(separator: ", ")) for rebuilt plugins")
+                if !configuration.isolate { registry.prepareForReload() }
             } catch {
                 logger.error("cannot watch the plugins directories (\(error)); hot reload is off")
             }

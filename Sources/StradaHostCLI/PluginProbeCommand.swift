@@ -11,9 +11,20 @@ struct PluginProbeCommand: ParsableCommand {
         commandName: "probe", abstract: "Load one plugin file in this process and print what it declares (internal).",
         shouldDisplay: false)
 
-    @Argument var file: String
+    @Argument var file: String?
+
+    /// Started ahead of time (hot reload's spare probe): wait for the file's path, one line on stdin; exit 0
+    /// without loading anything when stdin ends first.
+    @Flag(name: .customLong("path-from-stdin")) var pathFromStdin = false
+
+    func validate() throws {
+        if (file == nil) == !pathFromStdin {
+            throw ValidationError("give one plugin file, or --path-from-stdin")
+        }
+    }
 
     func run() throws {
+        guard let file = pathFromStdin ? readLine(strippingNewline: true) : file, !file.isEmpty else { return }
         let status = MainActor.assumeIsolated { () -> PluginStatus in
             let logger = Logger(label: "strada.plugin.probe") { StreamLogHandler.standardError(label: $0) }
             switch PluginLoader(logger: logger).load(file: file) {

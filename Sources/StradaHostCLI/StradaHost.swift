@@ -28,6 +28,7 @@ extension PluginProcessLauncher {
         probeArguments: { file in ["plugin", "probe", file] },
         workerArguments: { file, memoryLimitMB in
             ["plugin", "worker", "--memory-limit-mb", String(memoryLimitMB), file]
-        }
+        },
+        spareProbeArguments: ["plugin", "probe", "--path-from-stdin"]
     )
 }

@@ -2,7 +2,9 @@ import Dispatch
 import Foundation
 
 /// Watches plugins directories with inotify and reports each changed file once it has settled (no new
-/// event for `settle` seconds). Callbacks run on the main queue.
+/// event for `settle` seconds). A file renamed into the folder is complete (the rename is atomic, as when a
+/// build tool or `plugin install` moves its output into place), so it is reported on the next main-loop turn
+/// without the wait, unless more events for it come in the same turn. Callbacks run on the main queue.
 @MainActor
 public final class DirectoryWatcher {
     private let fd: Int32
@@ -42,18 +44,20 @@ public final class DirectoryWatcher {
             var offset = 0
             while offset + 16 <= count {
                 let wd = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: Int32.self) }
+                let mask = buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self) }
                 let length = Int(
                     buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self) })
                 let nameBytes = buffer[(offset + 16)..<min(count, offset + 16 + length)].prefix { $0 != 0 }
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 offset += 16 + length
                 guard let directory = directories[wd], !name.isEmpty, !name.hasPrefix(".") else { continue }
-                schedule((directory as NSString).appendingPathComponent(name))
+                let renamedIn = mask & UInt32(IN_MOVED_TO) != 0
+                schedule((directory as NSString).appendingPathComponent(name), after: renamedIn ? 0 : settle)
             }
         }
     }
 
-    private func schedule(_ path: String) {
+    private func schedule(_ path: String, after delay: Double) {
         pending[path]?.cancel()
         let work = DispatchWorkItem { [weak self] in
             MainActor.assumeIsolated {
@@ -62,6 +66,6 @@ public final class DirectoryWatcher {
             }
         }
         pending[path] = work
-        DispatchQueue.main.asyncAfter(deadline: .now() + settle, execute: work)
+        DispatchQueue.main.asyncAfter(deadline: .now() + delay, execute: work)
     }
 }

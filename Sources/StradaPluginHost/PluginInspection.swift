@@ -103,15 +103,21 @@ public struct PluginProcessLauncher: Sendable {
     public var probeArguments: @Sendable (_ file: String) -> [String]
     /// Arguments that make `executable` run ``PluginWorker/run(file:logger:)`` for one plugin file.
     public var workerArguments: @Sendable (_ file: String, _ memoryLimitMB: Int) -> [String]
+    /// Arguments that make `executable` wait for one plugin file's path on stdin (one line), then probe it as
+    /// ``probeArguments`` would, and exit 0 without loading anything when stdin ends first; `nil` when it
+    /// cannot. ``SpareProbe`` starts such a child ahead of time, so a hot reload does not wait for one to start.
+    public var spareProbeArguments: [String]?
 
     public init(
         executable: String = PluginProcessLauncher.currentExecutable,
         probeArguments: @escaping @Sendable (_ file: String) -> [String],
-        workerArguments: @escaping @Sendable (_ file: String, _ memoryLimitMB: Int) -> [String]
+        workerArguments: @escaping @Sendable (_ file: String, _ memoryLimitMB: Int) -> [String],
+        spareProbeArguments: [String]? = nil
     ) {
         self.executable = executable
         self.probeArguments = probeArguments
         self.workerArguments = workerArguments
+        self.spareProbeArguments = spareProbeArguments
     }
 
     /// The running executable.
@@ -128,42 +134,68 @@ public enum PluginProbe {
     /// child wrote to stderr (the plugin's own log lines) comes back as ``PluginStatus/log``.
     public static func inspect(file: String, launcher: PluginProcessLauncher, timeout: Double = 10) -> PluginStatus {
         let file = PluginLoader.absolutePath(file)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: launcher.executable)
-        process.arguments = launcher.probeArguments(file)
-        var environment = ProcessInfo.processInfo.environment
-        environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash is one line from the caller, not a backtrace
-        process.environment = environment
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
-            let reason = "could not start the probe (\(error))", remedy = "check the host installation"
-            return PluginStatus(
-                path: file, state: .error, error: "plugin \(file): \(reason) — \(remedy)", reason: reason,
-                remedy: remedy)
+        let child: Child
+        do { child = try Child.start(launcher.executable, launcher.probeArguments(file), input: nil) } catch {
+            return couldNotStart(file, error)
         }
-        // Both pipes are drained while the child runs, so a chatty plugin cannot block on a full pipe.
-        let printed = PipeReader(output), logged = PipeReader(errors)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        var status: PluginStatus
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            status = .crashed(file, "hung while loading (no answer in \(Int(timeout)) s)")
-        } else if process.terminationReason == .uncaughtSignal {
-            status = .crashed(file, "crashed while loading (signal \(process.terminationStatus))")
-        } else if let value = try? JSON(parsing: printed.text(waiting: 2).trimmingCharacters(in: .newlines)),
-            let answer = PluginStatus(json: value)
-        {
-            status = answer
-        } else {
-            status = .crashed(file, "the probe exited with status \(process.terminationStatus) and no answer")
+        return child.answer(for: file, timeout: timeout)
+    }
+
+    static func couldNotStart(_ file: String, _ error: any Error) -> PluginStatus {
+        let reason = "could not start the probe (\(error))", remedy = "check the host installation"
+        return PluginStatus(
+            path: file, state: .error, error: "plugin \(file): \(reason) — \(remedy)", reason: reason, remedy: remedy)
+    }
+
+    /// A started probe child, its output read while it runs.
+    final class Child: @unchecked Sendable {  // used by one caller at a time
+        let process: Process
+        let printed: PipeReader, logged: PipeReader
+
+        private init(process: Process, printed: PipeReader, logged: PipeReader) {
+            self.process = process
+            self.printed = printed
+            self.logged = logged
         }
-        let log = logged.text(waiting: 2).trimmingCharacters(in: .whitespacesAndNewlines)
-        status.log = log.isEmpty ? nil : log
-        return status
+
+        /// Starts `executable` with `arguments`; its stdin is `input` (or nothing).
+        static func start(_ executable: String, _ arguments: [String], input: FileHandle?) throws -> Child {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: executable)
+            process.arguments = arguments
+            var environment = ProcessInfo.processInfo.environment
+            environment["SWIFT_BACKTRACE"] = "enable=no"  // a crash is one line from the caller, not a backtrace
+            process.environment = environment
+            let output = Pipe(), errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            process.standardInput = input ?? FileHandle.nullDevice
+            try process.run()
+            // Both pipes are drained while the child runs, so a chatty plugin cannot block on a full pipe.
+            return Child(process: process, printed: PipeReader(output), logged: PipeReader(errors))
+        }
+
+        /// Waits for the child's answer about `file` (up to `timeout` seconds, then it is killed).
+        func answer(for file: String, timeout: Double) -> PluginStatus {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { usleep(1_000) }
+            var status: PluginStatus
+            if process.isRunning {
+                kill(process.processIdentifier, SIGKILL)
+                status = .crashed(file, "hung while loading (no answer in \(Int(timeout)) s)")
+            } else if process.terminationReason == .uncaughtSignal {
+                status = .crashed(file, "crashed while loading (signal \(process.terminationStatus))")
+            } else if let value = try? JSON(parsing: printed.text(waiting: 2).trimmingCharacters(in: .newlines)),
+                let answer = PluginStatus(json: value)
+            {
+                status = answer
+            } else {
+                status = .crashed(file, "the probe exited with status \(process.terminationStatus) and no answer")
+            }
+            let log = logged.text(waiting: 2).trimmingCharacters(in: .whitespacesAndNewlines)
+            status.log = log.isEmpty ? nil : log
+            return status
+        }
     }
 
     /// Probes every plugin file in `directories` that is not known to load (see ``KnownGoodPlugins``), several
@@ -216,7 +248,7 @@ public enum PluginProbe {
 }
 
 /// Reads a pipe to its end on a thread of its own.
-private final class PipeReader: @unchecked Sendable {  // `data` is written once, before `done` is signalled
+final class PipeReader: @unchecked Sendable {  // `data` is written once, before `done` is signalled
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 

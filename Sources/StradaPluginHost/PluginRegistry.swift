@@ -35,6 +35,9 @@ public final class PluginRegistry {
     private var counter = 0
 
     private let launcher: PluginProcessLauncher?
+    /// With staging and a launcher: the probe child started ahead of time for the next reload.
+    private var spareProbe: SpareProbe?
+    private var stopped = false
 
     /// `staging`: copy each plugin to a private folder before loading it (needed to reload; `run --watch`),
     /// validating each new build in a probe child started by `launcher`.
@@ -64,6 +67,18 @@ public final class PluginRegistry {
         }
     }
 
+    /// Hot reload is on: a probe child is started ahead of time (half a second from now, off the start-up's
+    /// path), so a rebuilt plugin is validated without waiting for a process to start.
+    public func prepareForReload() {
+        guard stagingDirectory != nil, let launcher, spareProbe == nil else { return }
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.spareProbe == nil, !self.stopped else { return }
+                self.spareProbe = SpareProbe(launcher: launcher)
+            }
+        }
+    }
+
     /// Component names served now, first owner wins (directories in order, files by name).
     public var componentNames: [String] { orderedGenerations.flatMap(\.plugin.componentNames).uniqued() }
 
@@ -84,6 +99,9 @@ public final class PluginRegistry {
         retireReplaced()
         for generation in orderedGenerations { generation.plugin.shutdown() }
         generations.removeAll()
+        spareProbe?.stop()
+        spareProbe = nil
+        stopped = true
         // The staged copies stay mapped while the process lives; their names can go now.
         if let stagingDirectory { try? FileManager.default.removeItem(atPath: stagingDirectory) }
     }
@@ -185,7 +203,8 @@ public final class PluginRegistry {
             case .success(let staged): (loadPath, digest) = (staged.path, staged.sha256)
             }
             if probe, let launcher {
-                let status = PluginProbe.inspect(file: loadPath, launcher: launcher)
+                let status =
+                    spareProbe?.inspect(file: loadPath) ?? PluginProbe.inspect(file: loadPath, launcher: launcher)
                 if let error = status.loadError {
                     if let log = status.log { logger.notice("plugin \(path) said while loading: \(log)") }
                     return .failure(PluginLoadError(path: path, reason: error.reason, remedy: error.remedy))

@@ -90,6 +90,63 @@ struct HotReloadTests {
         #expect(try await host.waitForExit() == 0)
     }
 
+    /// Process ids of the host's spare probe children (`plugin probe --path-from-stdin`), started ahead of time.
+    static func spareProbes(of host: HostProcess) -> [Int32] {
+        host.descendants(named: "strada-host").filter { pid in
+            let arguments = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
+            return String(decoding: arguments, as: UTF8.self).contains("--path-from-stdin")
+        }
+    }
+
+    /// Whether `pid` has exited (gone, or a zombie waiting to be reaped).
+    static func exited(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.range(of: ")", options: .backwards)
+        else { return true }
+        return stat[close.upperBound...].split(separator: " ").first == "Z"
+    }
+
+    @Test func aRebuildThatCrashesInItsProbeIsRefusedAndTheNextBuildStillLoads() async throws {
+        let plugins = try PluginsDirectory.make(plugins: [])
+        let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
+        try Self.buildHotPlugin(version: "v1", at: plugin)
+        let build = try TemporaryDirectory.make("build")
+        let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
+        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v1" }
+
+        // A build whose entry point crashes, moved into place as build tools do: the probe child crashes, the
+        // host says so once and keeps serving v1.
+        let crash = try PluginHardeningTests.library(
+            PluginHardeningTests.crashingEntry, named: "libcrash.so", in: build)
+        #expect(rename(crash, plugin) == 0)
+        let failed = try await host.waitFor("plugin.reload-failed")
+        let error = failed["error"] as? String ?? ""
+        #expect(error.contains("crashed while loading (signal 11)") && error.contains("keeps serving"), "\(error)")
+        try host.send(["command": "activate", "control": "hot.go"])
+        try await host.waitFor("page.title") { $0["title"] as? String == "reply 1 v1" }
+
+        // The next build is probed (in the next spare child) and loads.
+        let v2 = (build as NSString).appendingPathComponent("libhot-v2.so")
+        try Self.buildHotPlugin(version: "v2", at: v2)
+        #expect(rename(v2, plugin) == 0)
+        try await host.waitFor("plugin.reloaded") { $0["generation"] as? Int == 2 }
+        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v2" }
+        try host.send(["command": "activate", "control": "hot.go"])
+        try await host.waitFor("page.title") { $0["title"] as? String == "reply 2 v2" }
+
+        // A spare probe child waits for the next build; it goes when the host does.
+        var spares = Self.spareProbes(of: host)
+        for _ in 0..<100 where spares.isEmpty {
+            try await Task.sleep(for: .milliseconds(100))
+            spares = Self.spareProbes(of: host)
+        }
+        #expect(spares.count == 1)
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+        for _ in 0..<100 where !spares.allSatisfy(Self.exited) { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(spares.allSatisfy(Self.exited), "the spare probe outlived the host")
+    }
+
     @Test func aSwiftPluginReloadsToo() async throws {
         let plugins = try PluginsDirectory.make()
         let host = try HostProcess(
