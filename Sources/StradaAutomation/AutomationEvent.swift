@@ -68,6 +68,8 @@ public enum AutomationEvent: Sendable, Equatable {
     case screenPopped(ScreenReport)
     /// The page's Turbo proposed a visit (or a full page load started one).
     case visitProposed(url: String, action: String, properties: JSONObject = [:])
+    /// The page's Turbo finished a visit: its page is rendered on the screen shown (reported after a repaint).
+    case visitCompleted(url: String, title: String)
     /// A visit failed: HTTP status (0 for a network error) and what the host did.
     case visitFailed(url: String, statusCode: Int, error: String)
     /// A path configuration document was applied (`rules`: its own rules), or refused (`error`; the rules in
@@ -115,6 +117,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case pageClosed = "page.closed", windowClosed = "window.closed", pageCrashed = "page.crashed"
         case screenPushed = "screen.pushed", screenReplaced = "screen.replaced", screenPopped = "screen.popped"
         case visitProposed = "visit.proposed", visitFailed = "visit.failed", turboReady = "turbo.ready"
+        case visitCompleted = "visit.completed"
         case screenError = "screen.error"
         case modalPresented = "modal.presented", modalDismissed = "modal.dismissed"
         case downloadFinished = "download.finished", downloadFailed = "download.failed"
@@ -171,6 +174,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case .screenReplaced: .screenReplaced
         case .screenPopped: .screenPopped
         case .visitProposed: .visitProposed
+        case .visitCompleted: .visitCompleted
         case .visitFailed: .visitFailed
         case .screenError: .screenError
         case .modalPresented: .modalPresented
@@ -236,6 +240,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case .screenPushed(let screen), .screenReplaced(let screen), .screenPopped(let screen): screen.fields
         case .visitProposed(let url, let action, let properties):
             ["url": .string(url), "action": .string(action), "properties": .object(properties)]
+        case .visitCompleted(let url, let title): ["url": .string(url), "title": .string(title)]
         case .visitFailed(let url, let statusCode, let error):
             ["url": .string(url), "statusCode": .number(Double(statusCode)), "error": .string(error)]
         case .screenError(let url, let statusCode, let title, let message):

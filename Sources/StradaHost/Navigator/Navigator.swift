@@ -366,6 +366,7 @@ final class Navigator {
             if let location = string("location") { screen.url = location }
             if let title = string("title") { screen.title = title }
             screen.restorationIdentifier = string("restorationIdentifier") ?? screen.restorationIdentifier
+            report?(.visitCompleted(url: screen.url, title: screen.title))
             guard let top, screen === top else { return }  // history has moved on: restore finds it by identifier
             top.historyItem = window.currentHistoryItem
             if let refresh = refreshAfterRestore, URLMatching.samePage(refresh, top.url) {
