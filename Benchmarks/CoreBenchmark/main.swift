@@ -3,6 +3,7 @@
 // Core dispatch: parse + validate + route + component + reply encoding, per message, with an in-memory
 // web view. ABI crossing: the same through a plugin loaded with dlopen, and a bare call of the plugin's
 // receive function. Plugin load: loading 1 and 50 plugins (distinct copies, so 50 real dlopens).
+// STRADA_BENCH_ONLY=load STRADA_BENCH_LOAD_COUNTS=1,10,… : only the plugin load, for each count in turn.
 import Foundation
 import Logging
 import StradaCore
@@ -15,6 +16,29 @@ func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
 final class InProcessEcho: BridgeComponent {
     nonisolated override class var name: String { "echo" }
     override func onReceive(message: Message) { reply(with: message) }
+}
+
+/// Plugin loading: for each count, that many distinct copies of `file` in a fresh folder, loaded (real dlopens).
+@MainActor
+func pluginLoads(_ loader: PluginLoader, copying file: String, counts: [Int]) -> JSONObject {
+    let folder = NSTemporaryDirectory() + "strada-bench-load-\(getpid())"
+    try? FileManager.default.createDirectory(
+        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    var loads: JSONObject = [:]
+    for count in counts {
+        let batch = folder + "/\(count)"
+        try? FileManager.default.createDirectory(
+            atPath: batch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        for index in 0..<count {
+            try? FileManager.default.copyItem(atPath: file, toPath: batch + "/plugin\(index).so")
+        }
+        let start = now()
+        let report = loader.load(directories: [batch])
+        let milliseconds = Double(now() - start) / 1e6
+        loads["\(count)"] = ["milliseconds": .number(milliseconds), "loaded": .number(Double(report.plugins.count))]
+    }
+    return loads
 }
 
 @MainActor
@@ -51,33 +75,21 @@ let messages = arguments.count > 3 ? Int(arguments[3]) ?? 200_000 : 200_000
 let result: JSON = MainActor.assumeIsolated {
     let logger = Logger(label: "bench") { _ in SwiftLogNoOpLogHandler() }
     Strada.config.logger = logger
+    let loader = PluginLoader(logger: logger)
+    if ProcessInfo.processInfo.environment["STRADA_BENCH_ONLY"] == "load" {
+        let counts = (ProcessInfo.processInfo.environment["STRADA_BENCH_LOAD_COUNTS"] ?? "1")
+            .split(separator: ",").compactMap { Int($0) }
+        return ["plugin_load_ms": .object(pluginLoads(loader, copying: arguments[2], counts: counts))]
+    }
     let inProcess = dispatchNanoseconds(registrations: [ComponentRegistration(InProcessEcho.self)], messages: messages)
     if ProcessInfo.processInfo.environment["STRADA_BENCH_ONLY"] == "core" {
         return ["core_dispatch_us": .number(inProcess / 1000)]
     }
 
-    let loader = PluginLoader(logger: logger)
     guard case .success(let echo) = loader.load(file: arguments[1]) else { fatalError("cannot load \(arguments[1])") }
     let throughPlugin = dispatchNanoseconds(registrations: echo.registrations, messages: messages)
 
-    // Plugin loading: distinct copies in a fresh folder.
-    let folder = NSTemporaryDirectory() + "strada-bench-load-\(getpid())"
-    try? FileManager.default.createDirectory(
-        atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-    var loads: JSONObject = [:]
-    for count in [1, 50] {
-        let batch = folder + "/\(count)"
-        try? FileManager.default.createDirectory(
-            atPath: batch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-        for index in 0..<count {
-            try? FileManager.default.copyItem(atPath: arguments[2], toPath: batch + "/plugin\(index).so")
-        }
-        let start = now()
-        let report = loader.load(directories: [batch])
-        let milliseconds = Double(now() - start) / 1e6
-        loads["\(count)"] = ["milliseconds": .number(milliseconds), "loaded": .number(Double(report.plugins.count))]
-    }
-    try? FileManager.default.removeItem(atPath: folder)
+    let loads = pluginLoads(loader, copying: arguments[2], counts: [1, 50])
 
     return [
         "messages": .number(Double(messages)),
