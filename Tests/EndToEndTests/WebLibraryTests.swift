@@ -24,6 +24,7 @@ struct WebLibraryTests {
         case globals = "globals.html"
         case existingBridge = "existing-bridge.html"
         case ownKeys = "own-keys.html"
+        case replySizes = "reply-sizes.html"
 
         var testDescription: String {
             switch self {
@@ -51,6 +52,9 @@ struct WebLibraryTests {
                 "globals: window.HotwireNative.web, Strada.web and webBridge are one bridge the adapter attaches to"
             case .existingBridge: "globals: an already installed HotwireNative.web is reused, not replaced"
             case .ownKeys: "replies arrive as parsed JSON: a \"__proto__\" key is an own property, not the prototype"
+            case .replySizes:
+                "replies of 100 B to 1 MiB and a batch of fifty arrive intact and in order, as script text or as a "
+                    + "function's argument"
             }
         }
 
