@@ -54,8 +54,13 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
     func deliver(_ message: Message) {
         cache.store(message)
         guard let wire = message.wireText() else { return }
+        lastForwarded = (wire, message)
         forward(messageJSON: wire)
     }
+
+    /// The last message handed to the plugin, with its text: a reply that is that text unchanged (a component
+    /// answering with the message it got, as upstream's `replyTo` does) is not parsed again.
+    private var lastForwarded: (wire: String, message: Message)?
 
     func lifecycle(_ event: LifecycleEvent) {
         switch event {
@@ -88,6 +93,7 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
     }
 
     func replyFromPlugin(json: String) -> strada_status {
+        if let lastForwarded, lastForwarded.wire == json { return send(lastForwarded.message) }
         let message: Message
         do {
             message = try Message(wireText: json)
