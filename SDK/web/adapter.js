@@ -6,7 +6,8 @@
  * It installs `window.nativeBridge` (platform "linux"), says "ready", and attaches to whichever web library
  * the page loads (`window.HotwireNative.web` or `window.Strada.web`), before or after this script ran.
  * It cannot reach the engine itself: each message goes as JSON text to the relay (relay.js, an isolated
- * world) in a `CustomEvent("strada-linux:post", {detail: text})` on `document`. It asks for the relay with
+ * world) in a `CustomEvent("strada-linux:post", {detail: text})` on `document` (a message too large for
+ * the bridge as a short notice in "strada-linux:oversized", never as text). It asks for the relay with
  * "strada-linux:hello" and queues messages until the relay answers "strada-linux:relay" (WebKit does not
  * order the two scripts). These names are fixed here; AdapterScript.swift holds the same names and
  * Tests/StradaEngineGTKTests checks they match.
@@ -39,15 +40,73 @@
     outbox.push(text);
     outboxLength += text.length;
   }
+  // The bridge's size limit (16 MiB, JSONLimits.messages in WebView.swift); the relay cuts longer text. A
+  // message whose strings alone are longer than that is never turned into text here (the text would be one
+  // more copy of it, as large, in the page's memory): the relay gets a notice of its least length and how it
+  // starts instead, in its place in the order, and the host rejects it as it would the text.
+  var limit = 16777216;
+  function oversized(notice) {
+    flush();
+    dispatch(new CustomEvent("strada-linux:oversized", { detail: notice }));
+  }
+  // A lower bound of JSON.stringify(value).length: the strings (values and the keys they stand under, with
+  // their quotes) of plain objects and arrays. Whatever JSON.stringify might turn into something else (a
+  // toJSON, another prototype) counts as nothing, and the walk stops after 4096 values (cycles, huge
+  // arrays), so it never exceeds the real length; it stops as soon as the total is over the limit.
+  function leastLength(value) {
+    var total = 0;
+    var budget = 4096;
+    var stack = [value];
+    while (stack.length > 0 && total <= limit && budget > 0) {
+      var item = stack.pop();
+      if (typeof item === "string") { total += item.length + 2; continue; }
+      if (!plain(item)) continue;
+      if (Array.isArray(item)) {
+        for (var i = 0; i < item.length && budget > 0; i++, budget--) stack.push(item[i]);
+        continue;
+      }
+      var keys = Object.keys(item);
+      for (var k = 0; k < keys.length && budget > 0; k++, budget--) {
+        var member = item[keys[k]];
+        if (typeof member === "string" || plain(member)) { total += keys[k].length + 3; stack.push(member); }
+      }
+    }
+    return total;
+  }
+  function plain(value) {
+    if (value === null || typeof value !== "object" || typeof value.toJSON === "function") return false;
+    if (Array.isArray(value)) return true;
+    var prototype = Object.getPrototypeOf(value);
+    return prototype === Object.prototype || prototype === null;
+  }
+  // How an oversized message starts, for the host's log line: its id, component and event.
+  function headOf(message) {
+    if (typeof message === "string") return stringify(message.slice(0, 100));
+    var shown = {};
+    var names = ["id", "component", "event"];
+    for (var i = 0; i < names.length; i++) {
+      var field = message[names[i]];
+      if (typeof field === "string") shown[names[i]] = field.slice(0, 40);
+    }
+    return stringify(shown).slice(0, -1);
+  }
   document.addEventListener("strada-linux:relay", function () {
     if (relayed) return;
     relayed = true;
     var queued = waiting;
     waiting = [];
-    for (var i = 0; i < queued.length; i++) enqueue(queued[i]);
+    for (var i = 0; i < queued.length; i++) {
+      if (typeof queued[i] === "string") enqueue(queued[i]); else oversized(queued[i].notice);
+    }
   }, true);
   var channel = {
     postMessage: function (message) {
+      var least = leastLength(message);
+      if (least > limit) {
+        var notice = least + " " + headOf(message);
+        if (relayed) oversized(notice); else waiting.push({ notice: notice });
+        return;
+      }
       var text = stringify(message);
       if (relayed) enqueue(text); else waiting.push(text);
     }

@@ -3,8 +3,9 @@
  * (Sources/StradaEngineGTK/EmbeddedFiles.txt) and injects it at document start, top frame only, in an
  * isolated script world that the page's scripts and iframes cannot see. It is the only code that can reach
  * the engine's message handler "strada": it forwards the JSON text the adapter (adapter.js) dispatches on
- * `document` as "strada-linux:post", and announces itself with "strada-linux:relay" (again whenever the
- * adapter asks with "strada-linux:hello"). AdapterScript.swift holds the same names; a test checks them.
+ * `document` as "strada-linux:post" (and the adapter's "strada-linux:oversized" notices), and announces
+ * itself with "strada-linux:relay" (again whenever the adapter asks with "strada-linux:hello").
+ * AdapterScript.swift holds the same names; a test checks them.
  */
 (function () {
   "use strict";
@@ -21,6 +22,16 @@
     if (typeof text !== "string") return;
     if (text.length > limit) handler.postMessage({ stradaOversized: text.length, head: text.slice(0, 120) });
     else handler.postMessage(text);
+  }, true);
+  // The adapter's notice of a message it did not turn into text because its strings alone are over the
+  // limit: "<least length> <head>".
+  document.addEventListener("strada-linux:oversized", function (event) {
+    var notice = event.detail;
+    if (typeof notice !== "string" || notice.length > 1024) return;
+    var space = notice.indexOf(" ");
+    var length = Number(notice.slice(0, space));
+    if (space < 1 || !(length > limit)) return;
+    handler.postMessage({ stradaOversized: length, head: notice.slice(space + 1, space + 121) });
   }, true);
   function announce() { document.dispatchEvent(new CustomEvent("strada-linux:relay")); }
   document.addEventListener("strada-linux:hello", announce, true);

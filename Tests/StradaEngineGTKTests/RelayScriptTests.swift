@@ -88,6 +88,55 @@ struct AdapterBatchingTests {
         #expect(Self.run(steps, probe: #"JSON.parse(posted[2]).length"#) == 2)
     }
 
+    /// A message whose strings alone are over the bridge's 16 MiB limit is never turned into text (no
+    /// JSON.stringify result that long, so no second copy of it in the page's memory): the relay posts a
+    /// notice with its least length and its start, in its place between the others.
+    @Test func aMessageOverTheLimitGoesAsANoticeInItsPlace() {
+        let longest = """
+            var longestText = 0, realStringify = JSON.stringify;
+            JSON.stringify = function (value) {
+              var text = realStringify(value);
+              if (typeof text === "string") longestText = Math.max(longestText, text.length);
+              return text;
+            };
+            """
+        let script = [Self.microtasks, longest, AdapterScript.relaySource, AdapterScript.source]
+        let steps = """
+            drain();
+            window.nativeBridge.receive({id: "1", component: "c", event: "e", data: {}});
+            window.nativeBridge.receive({id: "2", component: "c", event: "e", data: {big: "x".repeat(16777216)}});
+            window.nativeBridge.receive({id: "3", component: "c", event: "e", data: {}});
+            drain();
+            """
+        #expect(Self.run(steps, probe: "posted.length") == 4)
+        #expect(Self.run(steps, probe: #"JSON.parse(posted[1]).id === "1" ? 1 : 0"#) == 1)
+        #expect(
+            Self.run(
+                steps,
+                probe: #"posted[2].stradaOversized > 16777216 && posted[2].head.indexOf('{"id":"2"') === 0 ? 1 : 0"#)
+                == 1)
+        #expect(Self.run(steps, probe: #"JSON.parse(posted[3]).id === "3" ? 1 : 0"#) == 1)
+        #expect(RelayScriptTests.run(script + [steps], probe: "longestText < 1000 ? 1 : 0") == 1)
+    }
+
+    /// The size check never guesses high: what toJSON makes small goes as text, and text that escaping makes
+    /// longer than the limit (9 Mi newlines, 18 MiB as JSON) is still cut by the relay, with its exact length.
+    @Test func theSizeCheckOnlyCutsWhatIsSurelyOverTheLimit() {
+        let steps = """
+            drain();
+            var small = {toJSON: function () { return "small"; }, big: "x".repeat(16777216)};
+            window.nativeBridge.receive({id: "1", component: "c", event: "e", data: {v: small}});
+            drain();
+            var escaped = {id: "2", component: "c", event: "e", data: {lines: "\\n".repeat(9437184)}};
+            window.nativeBridge.receive(escaped);
+            drain();
+            """
+        #expect(Self.run(steps, probe: "posted.length") == 3)
+        #expect(Self.run(steps, probe: #"JSON.parse(posted[1]).data.v === "small" ? 1 : 0"#) == 1)
+        #expect(
+            Self.run(steps, probe: "posted[2].stradaOversized === JSON.stringify(escaped).length ? 1 : 0") == 1)
+    }
+
     @Test func replyWithJSONHandsEachReplyToTheWebBridgeInOrderEvenIfOneThrows() {
         let steps = """
             var got = [];
