@@ -11,6 +11,35 @@
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);
 
+/* Start-up: the engine's first web view initialises EGL on the main thread (WebKit's display for the web
+   process's frames), and the GL driver it loads is the biggest single cost of the start (Mesa's driver and
+   LLVM: ~100 ms). This loads and initialises the same driver on a thread of its own, on the surfaceless
+   platform (no display connection, so it cannot race GTK's), while the main thread opens the display and
+   loads the plugins; WebKit then finds it loaded. The display is kept (its driver stays loaded). Where the
+   driver has no surfaceless platform, nothing happens. Once per process. */
+#include <dlfcn.h>
+static gpointer strada_egl_warm_up_thread(gpointer unused) {
+    (void)unused;
+    typedef void *(*get_platform_display)(unsigned platform, void *native, const intptr_t *attributes);
+    typedef unsigned (*initialize)(void *display, int *major, int *minor);
+    void *egl = dlopen("libEGL.so.1", RTLD_NOW | RTLD_GLOBAL);
+    if (!egl) return NULL;
+    get_platform_display get = (get_platform_display)dlsym(egl, "eglGetPlatformDisplay");
+    initialize init = (initialize)dlsym(egl, "eglInitialize");
+    if (!get || !init) return NULL;
+    void *display = get(0x31DD /* EGL_PLATFORM_SURFACELESS_MESA */, NULL, NULL);
+    int major = 0, minor = 0;
+    if (display) init(display, &major, &minor);
+    return NULL;
+}
+static inline void strada_egl_warm_up(void) {
+    static gsize started = 0;
+    if (g_once_init_enter(&started)) {
+        g_thread_unref(g_thread_new("strada-egl-warm", strada_egl_warm_up_thread, NULL));
+        g_once_init_leave(&started, 1);
+    }
+}
+
 /* g_object_new is variadic: construct-only properties need a C helper. */
 static inline GtkWidget *strada_web_view_new(WebKitUserContentManager *ucm, WebKitNetworkSession *session) {
     return GTK_WIDGET(g_object_new(WEBKIT_TYPE_WEB_VIEW, "user-content-manager", ucm, "network-session", session, NULL));

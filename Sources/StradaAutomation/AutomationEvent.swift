@@ -10,6 +10,11 @@ public enum AutomationEvent: Sendable, Equatable {
     case hostComponents(components: [String], userAgent: String)
     /// The host is exiting with `code`.
     case hostExit(code: Int32, reason: String)
+    /// The window's first frame is on screen: when each start-up phase ended, in milliseconds since `main`
+    /// started (`phases`); `mainClock` is that moment on the monotonic clock (`CLOCK_MONOTONIC`, in ms), and
+    /// `beforeMain` the time from the process's start to `main` (loading libraries; the kernel dates the
+    /// start in 10 ms steps).
+    case hostStartup(phases: [String: Double], mainClock: Double, beforeMain: Double)
 
     // MARK: Commands
     /// A command succeeded; `details` carries what it acted on and its result.
@@ -103,6 +108,7 @@ public enum AutomationEvent: Sendable, Equatable {
     /// Every event name, as it appears on the wire.
     public enum Name: String, CaseIterable, Sendable {
         case hostReady = "host.ready", hostComponents = "host.components", hostExit = "host.exit"
+        case hostStartup = "host.startup"
         case commandOK = "command.ok", commandError = "command.error", controls
         case pluginError = "plugin.error", pluginCrashed = "plugin.crashed", pluginRestarted = "plugin.restarted"
         case pluginDisabled = "plugin.disabled", pluginReloadFailed = "plugin.reload-failed"
@@ -137,6 +143,7 @@ public enum AutomationEvent: Sendable, Equatable {
         case .hostReady: .hostReady
         case .hostComponents: .hostComponents
         case .hostExit: .hostExit
+        case .hostStartup: .hostStartup
         case .commandOK: .commandOK
         case .commandError: .commandError
         case .controls: .controls
@@ -199,6 +206,11 @@ public enum AutomationEvent: Sendable, Equatable {
         case .hostComponents(let components, let userAgent):
             ["components": .strings(components), "userAgent": .string(userAgent)]
         case .hostExit(let code, let reason): ["code": .number(Double(code)), "reason": .string(reason)]
+        case .hostStartup(let phases, let mainClock, let beforeMain):
+            [
+                "phases": .object(JSONObject(phases.mapValues { .number(($0 * 10).rounded() / 10) })),
+                "mainClock": .number((mainClock * 10).rounded() / 10), "beforeMain": .number(beforeMain.rounded()),
+            ]
         case .commandOK(let command, let details): details.merging(["command": .string(command)])
         case .commandError(let command, let error, let details):
             details.merging(["error": .string(error)]).merging(command.map { ["command": .string($0)] } ?? [:])

@@ -170,6 +170,7 @@ package final class BrowserWindow {
         webView = WebView(
             userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames),
             controlledByAutomation: webDriver)
+        Self.onStartupPhase?("webView")
         bridge = Bridge(webView: webView, logger: logger)
         content = ScreenContent(webView: webView.widget)
         controls = WindowControls(window: window, webView: content.widget, title: title)
@@ -268,10 +269,33 @@ package final class BrowserWindow {
             self.onPageEvent?(.windowClosed)
             return false
         }
+        if parent == nil { reportFirstFrame() }
+        Self.onStartupPhase?("window")
     }
 
     /// The application name a WebDriver session sees (its `browserName`).
     package static let automationName = "strada-host"
+
+    /// Sees the start-up phases the windows pass ("webView": a web view created, "load": its first load
+    /// started, "window": a window built, "mapped": a window mapped, "firstFrame": its first frame painted).
+    package static var onStartupPhase: (@MainActor (String) -> Void)?
+
+    /// Reports "mapped" when the window is mapped and "firstFrame" when its frame clock has painted the
+    /// first frame after that (each once).
+    private func reportFirstFrame() {
+        let widget = UnsafeMutableRawPointer(window)
+        let mapHandler = HandlerID()
+        mapHandler.value = onSignal(widget, "map") { [weak self] in
+            g_signal_handler_disconnect(widget, mapHandler.value)
+            Self.onStartupPhase?("mapped")
+            guard let self, let clock = gtk_widget_get_frame_clock(self.window) else { return }
+            let paintHandler = HandlerID()
+            paintHandler.value = onSignal(UnsafeMutableRawPointer(clock), "after-paint") {
+                g_signal_handler_disconnect(UnsafeMutableRawPointer(clock), paintHandler.value)
+                Self.onStartupPhase?("firstFrame")
+            }
+        }
+    }
 
     /// Reports `event` when one of `keys` (GTK trigger syntax, alternatives with '|') is pressed, or mouse
     /// `button` (0: none), wherever the focus is.
@@ -451,6 +475,7 @@ package final class BrowserWindow {
     package func load(url: String) {
         requestedURL = url
         webView.load(url: url)
+        Self.onStartupPhase?("load")
     }
     package func reload() { webView.reload() }
 
@@ -563,6 +588,11 @@ package final class BrowserWindow {
             break
         }
     }
+}
+
+/// A signal handler's id, for a handler that disconnects itself.
+private final class HandlerID: @unchecked Sendable {  // set and read on the main thread
+    var value: gulong = 0
 }
 
 /// What a key or button trigger reports, for which window (released with the window).

@@ -33,6 +33,7 @@ public final class HostSession {
         configuration: HostConfiguration, launcher: PluginProcessLauncher, output: HostOutput, logger: Logger
     ) throws(HostError) {
         guard Display.open() else { throw .noDisplay }
+        StartupTimeline.mark("display")
         self.configuration = configuration
         self.launcher = launcher
         self.output = output
@@ -51,6 +52,13 @@ public final class HostSession {
                 socket?.send(line)
             } : nil
         automation = channel
+        BrowserWindow.onStartupPhase = { phase in
+            StartupTimeline.mark(phase)
+            if phase == "firstFrame", let report = StartupTimeline.report {
+                channel?.emit(
+                    .hostStartup(phases: report.phases, mainClock: report.mainClock, beforeMain: report.beforeMain))
+            }
+        }
 
         registry = PluginRegistry(
             directories: configuration.pluginDirectories, staging: configuration.watch, launcher: launcher,
@@ -65,6 +73,7 @@ public final class HostSession {
             report = registry.loadAll()
             registrations = registry.registrations
         }
+        StartupTimeline.mark("plugins")
         for error in report.errors {
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
         }
@@ -130,6 +139,7 @@ public final class HostSession {
             }
         let where_ = configuration.isolate ? " in worker processes" : ""
         logger.info("loaded \(plugins.count) plugin(s)\(where_): components [\(names.joined(separator: " "))]")
+        StartupTimeline.mark("ready")
         channel?.emit(.hostReady(userAgent: window.userAgent, components: names, plugins: plugins))
 
         wire(window, to: navigator)
@@ -205,6 +215,7 @@ public final class HostSession {
         // The load first: the web process starts while the window is shown and laid out.
         window.load(url: configuration.startURL)
         window.present()
+        StartupTimeline.mark("present")
         return loop.run()
     }
 
@@ -400,8 +411,11 @@ public final class HostSession {
     {
         guard !configuration.ephemeral else { return false }
         guard Display.open() else { throw .noDisplay }
+        StartupTimeline.mark("display")
         let application = DesktopApplication(id: configuration.appID)
-        switch application.register() {
+        let registration = application.register()
+        StartupTimeline.mark("application")
+        switch registration {
         case .alreadyRunning:
             application.handOver(url: configuration.requestedURL)
             logger.info("\(configuration.appID) is already running: handed it over and exiting")

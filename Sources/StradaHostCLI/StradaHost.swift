@@ -1,4 +1,5 @@
 import ArgumentParser
+import StradaHost
 import StradaPluginHost
 import Foundation
 
@@ -6,6 +7,7 @@ import Foundation
 @main
 struct StradaHost: ParsableCommand {
     static func main() {
+        StartupTimeline.begin()  // the host's start-up phases are timed from here (the host.startup event)
         // A parent may have started us with signals blocked (threads of a test runner do): unblock them,
         // so SIGTERM and SIGINT stop the host as expected.
         var none = sigset_t()

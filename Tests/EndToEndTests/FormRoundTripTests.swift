@@ -30,6 +30,14 @@ struct FormRoundTripTests {
 
         // Pressing it replies to connect; the page's callback submits; the next page reports what it received.
         try await host.waitFor("page.finished")
+        // The start-up timeline: the start page's load starts before the window is shown, its first frame
+        // comes last (no times asserted, only the order the host passes its phases in).
+        let startup = try await host.waitFor("host.startup")
+        let phases = try #require(startup["phases"] as? [String: Double])
+        let order = ["display", "plugins", "webView", "window", "load", "mapped", "firstFrame"]
+        let times = order.compactMap { phases[$0] }
+        #expect(times.count == order.count, "phases reported: \(phases.keys.sorted())")
+        #expect(times == times.sorted(), "phases out of order: \(phases)")
         try host.send(["command": "activate", "control": "form.submit"])
         try await host.waitFor("command.ok") { $0["command"] as? String == "activate" }
         let reply = try await host.waitFor("bridge.sent")

@@ -70,6 +70,17 @@ struct AutomationProtocolTests {
         )
     }
 
+    @Test func theStartupEventCarriesEachPhaseAndTheClockItIsDatedBy() {
+        let event = AutomationEvent.hostStartup(
+            phases: ["display": 21.04, "firstFrame": 312.46], mainClock: 123_456.78, beforeMain: 104.4)
+        #expect(event.name == .hostStartup)
+        #expect(event.name.isAlwaysReported)
+        #expect(
+            event.line
+                == #"{"beforeMain":104,"event":"host.startup","mainClock":123456.8,"#
+                + #""phases":{"display":21,"firstFrame":312.5}}"#)
+    }
+
     @MainActor @Test func aChannelFiltersByPrefixButAlwaysReportsHostAndCommandEvents() {
         final class Lines { var all: [String] = [] }
         let lines = Lines()

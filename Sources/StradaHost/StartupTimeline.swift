@@ -1,0 +1,56 @@
+import Foundation
+
+/// When each phase of the host's start ended, for the `host.startup` event (and `scripts/bench`'s phase
+/// table): milliseconds since `main` started, on the monotonic clock. ``begin()`` is called first thing in
+/// `main`; the session marks the phases as it passes them (the first mark of a phase counts).
+@MainActor
+public enum StartupTimeline {
+    /// `CLOCK_MONOTONIC` in ms when `main` started; `nil` until ``begin()``.
+    nonisolated(unsafe) private static var mainClock: Double?
+    /// From the process's start (as the kernel dates it, in 10 ms steps) to `main`, in ms.
+    nonisolated(unsafe) private static var beforeMain = 0.0
+    private static var phases: [String: Double] = [:]
+
+    /// Starts the timeline: call it first thing in `main`, on the main thread.
+    nonisolated public static func begin() {
+        let now = monotonicMilliseconds()
+        mainClock = now
+        beforeMain = processAge(at: now)
+    }
+
+    /// Marks the end of `phase` now (once: later marks of the same phase are ignored).
+    static func mark(_ phase: String) {
+        guard let mainClock, phases[phase] == nil else { return }
+        phases[phase] = monotonicMilliseconds() - mainClock
+    }
+
+    /// The phases marked so far, as the `host.startup` event reports them; `nil` without ``begin()``.
+    static var report: (phases: [String: Double], mainClock: Double, beforeMain: Double)? {
+        mainClock.map { (phases, $0, beforeMain) }
+    }
+
+    nonisolated private static func monotonicMilliseconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
+    }
+
+    /// How long ago the process started: its start time in `/proc/self/stat` (clock ticks since boot) against
+    /// the boot-time clock now, converted to the monotonic clock's `now`. 0 when it cannot be read.
+    nonisolated private static func processAge(at now: Double) -> Double {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+            let afterName = stat.range(of: ")", options: .backwards)
+        else { return 0 }
+        // Fields after the name start at field 3 (state); the start time is field 22.
+        let fields = stat[afterName.upperBound...].split(separator: " ")
+        guard fields.count > 19, let ticks = Double(fields[19]) else { return 0 }
+        var boot = timespec(), monotonic = timespec()
+        clock_gettime(CLOCK_BOOTTIME, &boot)
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        let bootMilliseconds = Double(boot.tv_sec) * 1000 + Double(boot.tv_nsec) / 1_000_000
+        let monotonicNow = Double(monotonic.tv_sec) * 1000 + Double(monotonic.tv_nsec) / 1_000_000
+        let started = ticks * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
+        let age = bootMilliseconds - started - (monotonicNow - now)
+        return max(age, 0)
+    }
+}
