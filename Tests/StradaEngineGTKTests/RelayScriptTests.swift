@@ -73,16 +73,16 @@ struct AdapterBatchingTests {
         #expect(Self.run(steps, probe: #"JSON.parse(posted[2]).id === "4" ? 1 : 0"#) == 1)
     }
 
-    @Test func aBatchStopsGrowingAtOneMebibyte() {
+    @Test func aBatchStopsGrowingAt256KiB() {
         let steps = """
             drain();
-            var big = new Array(700 * 1024).join("x");
+            var big = new Array(200 * 1024).join("x");
             window.nativeBridge.receive({id: "1", component: "c", event: "e", data: {big: big}});
             window.nativeBridge.receive({id: "2", component: "c", event: "e", data: {big: big}});
             window.nativeBridge.receive({id: "3", component: "c", event: "e", data: {}});
             drain();
             """
-        // "ready", message 1 alone (message 2 would take the batch past 1 MiB), then 2 and 3 together.
+        // "ready", message 1 alone (message 2 would take the batch past 256 KiB), then 2 and 3 together.
         #expect(Self.run(steps, probe: "posted.length") == 3)
         #expect(Self.run(steps, probe: #"JSON.parse(posted[1]).id === "1" ? 1 : 0"#) == 1)
         #expect(Self.run(steps, probe: #"JSON.parse(posted[2]).length"#) == 2)
