@@ -256,8 +256,9 @@ struct ComponentTests {
         let reply = try await demo.sent("page")
         #expect(reply.id == connect.id)
         #expect(reply.data["title"] as? String == "Inbox")
-        try await demo.title("page: window shows “Inbox”")
 
+        // The page got that reply: only then (`demo:reply`) does it switch tabs. (Its status title for the
+        // reply is not waited for: the next one replaces it at once and WebKit may report only the last.)
         // ?open=1: the page then switches to the Archive tab with history.pushState (same document): its
         // `change` carries the new URL, routes, and native replies to `connect` again.
         let change = try await demo.received("page", "change")
