@@ -412,6 +412,10 @@ public final class HostSession {
         guard !configuration.ephemeral else { return false }
         guard Display.open() else { throw .noDisplay }
         StartupTimeline.mark("display")
+        guard DesktopApplication.sessionBusReachable else {
+            logger.debug("no session bus: \(configuration.appID) runs on its own")
+            return false
+        }
         let application = DesktopApplication(id: configuration.appID)
         let registration = application.register()
         StartupTimeline.mark("application")
