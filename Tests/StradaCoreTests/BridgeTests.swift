@@ -184,5 +184,9 @@ struct WireEnvelopeTests {
         #expect(throws: MalformedMessage(reason: "message is not a JSON object")) { try Message(wireText: "[1]") }
         #expect(throws: MalformedMessage.self) { try Message(wireText: #"{"id":"1","data":{"a":"\x"}}"#) }
         #expect(throws: MalformedMessage.self) { try Message(wireText: #"{"id":"1","component":"c","event":"e"} x"#) }
+        // Data is validated as the full parser reads it: a number out of range is refused there too (fuzzer).
+        #expect(throws: MalformedMessage.self) {
+            try Message(wireText: #"{"id":"1","component":"c","event":"e","data":{"n":[55555555555555555E5555]}}"#)
+        }
     }
 }
