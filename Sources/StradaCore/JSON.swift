@@ -190,8 +190,6 @@ private struct Parser {
     var captured: Range<Int>?
     /// Some object repeated a key.
     var sawDuplicateKeys = false
-    /// The url of the "metadata" member of the object `skipValue(metadataLevel: true)` skipped.
-    var capturedMetadataURL: String?
 
     mutating func object(_ members: [(key: String, value: JSON)]) -> JSON {
         let object = JSONObject(parsed: members)
@@ -316,40 +314,29 @@ private struct Parser {
             throw JSONParseError(reason: "message is not a JSON object", offset: 0)
         }
         var envelope = WireEnvelope()
-        try enter()
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1; depth -= 1
-        } else {
-            members: while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                    throw fail("expected a string key")
+        try members { parser, key throws(JSONParseError) in
+            switch parser.envelopeKey(key) {
+            case .id: envelope.id = try parser.parseValue()
+            case .component: envelope.component = try parser.parseValue()
+            case .event: envelope.event = try parser.parseValue()
+            case .data:
+                let start = parser.index
+                envelope.metadataURL = nil
+                envelope.dataIsObject = start < parser.bytes.count && parser.bytes[start] == UInt8(ascii: "{")
+                if envelope.dataIsObject {
+                    try parser.members { parser, key throws(JSONParseError) in
+                        if parser.key(key, is: "metadata") {
+                            envelope.metadataURL = try parser.parseMetadataURL()
+                        } else {
+                            try parser.skipValue()
+                        }
+                    }
+                } else {
+                    try parser.skipValue()
                 }
-                let key = try parseEnvelopeKey()
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-                index += 1
-                skipWhitespace()
-                switch key {
-                case .id: envelope.id = try parseValue()
-                case .component: envelope.component = try parseValue()
-                case .event: envelope.event = try parseValue()
-                case .data:
-                    let start = index
-                    capturedMetadataURL = nil
-                    envelope.dataIsObject = index < bytes.count && bytes[index] == UInt8(ascii: "{")
-                    try skipValue(metadataLevel: true)
-                    envelope.data = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                    envelope.metadataURL = capturedMetadataURL
-                case .other: try skipValue()
-                }
-                skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of input") }
-                if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-                if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; break members }
-                throw fail("expected ',' or '}'")
+                envelope.data = String(
+                    decoding: UnsafeBufferPointer(rebasing: parser.bytes[start..<parser.index]), as: UTF8.self)
+            case .other: try parser.skipValue()
             }
         }
         skipWhitespace()
@@ -388,8 +375,7 @@ private struct Parser {
         }
     }
 
-    mutating func parseEnvelopeKey() throws(JSONParseError) -> EnvelopeKey {
-        let name = try readKey()
+    func envelopeKey(_ name: Key) -> EnvelopeKey {
         if key(name, is: "id") { return .id }
         if key(name, is: "data") { return .data }
         if key(name, is: "event") { return .event }
@@ -404,54 +390,19 @@ private struct Parser {
             try skipValue()
             return nil
         }
-        try enter()
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1; depth -= 1
-            return nil
-        }
         var url: String?
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
-            let isURL = key(try readKey(), is: "url")
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            index += 1
-            skipWhitespace()
-            if isURL, index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-                url = try parseString()
-            } else {
-                if isURL { url = nil }
-                try skipValue()
-            }
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return url }
-            throw fail("expected ',' or '}'")
+        try members { parser, key throws(JSONParseError) in
+            guard parser.key(key, is: "url") else { return try parser.skipValue() }
+            let isString = parser.index < parser.bytes.count && parser.bytes[parser.index] == UInt8(ascii: "\"")
+            url = isString ? try parser.parseString() : nil
+            if !isString { try parser.skipValue() }
         }
+        return url
     }
 
-    /// Validates one value as `parseValue` would, building nothing. With `metadataLevel`, a member
-    /// "metadata" of this object is read into `capturedMetadataURL`.
-    mutating func skipValue(metadataLevel: Bool = false) throws(JSONParseError) {
-        guard index < bytes.count else { throw fail("unexpected end of input") }
-        switch bytes[index] {
-        case UInt8(ascii: "{"): try skipObject(metadataLevel: metadataLevel)
-        case UInt8(ascii: "["): try skipArray()
-        case UInt8(ascii: "\""): try skipString()
-        case UInt8(ascii: "t"): try expectLiteral("true")
-        case UInt8(ascii: "f"): try expectLiteral("false")
-        case UInt8(ascii: "n"): try expectLiteral("null")
-        // Converted, so a number out of range is an error here as in `parseValue` (short integers skip strtod).
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
-        default: throw fail("unexpected character")
-        }
-    }
-
-    mutating func skipObject(metadataLevel: Bool) throws(JSONParseError) {
+    /// Reads the object at `index` member by member: `body` gets each member's name, with `index` at its
+    /// value, and must read or skip the value. Nesting, separators and the closing brace are checked here.
+    mutating func members(_ body: (inout Parser, Key) throws(JSONParseError) -> Void) throws(JSONParseError) {
         try enter()
         index += 1
         skipWhitespace()
@@ -462,14 +413,12 @@ private struct Parser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
-            let keyStart = index
-            try skipString()
-            let isMetadata = metadataLevel && Self.isMetadataKey(bytes, keyStart..<index)
+            let name = try readKey()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
             skipWhitespace()
-            if isMetadata { capturedMetadataURL = try parseMetadataURL() } else { try skipValue() }
+            try body(&self, name)
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of input") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -478,14 +427,20 @@ private struct Parser {
         }
     }
 
-    /// `"metadata"` spelled without escapes (the web library's spelling; an escaped spelling is read as
-    /// another key here, and `dataValue` still sees it).
-    static func isMetadataKey(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Bool {
-        let key: StaticString = "\"metadata\""
-        guard range.count == key.utf8CodeUnitCount else { return false }
-        let start = key.utf8Start
-        for offset in 0..<range.count where bytes[range.lowerBound + offset] != start[offset] { return false }
-        return true
+    /// Validates one value as `parseValue` would, building nothing.
+    mutating func skipValue() throws(JSONParseError) {
+        guard index < bytes.count else { throw fail("unexpected end of input") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try members { parser, _ throws(JSONParseError) in try parser.skipValue() }
+        case UInt8(ascii: "["): try skipArray()
+        case UInt8(ascii: "\""): try skipString()
+        case UInt8(ascii: "t"): try expectLiteral("true")
+        case UInt8(ascii: "f"): try expectLiteral("false")
+        case UInt8(ascii: "n"): try expectLiteral("null")
+        // Converted, so a number out of range is an error here as in `parseValue` (short integers skip strtod).
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): _ = try parseNumber()
+        default: throw fail("unexpected character")
+        }
     }
 
     mutating func skipArray() throws(JSONParseError) {

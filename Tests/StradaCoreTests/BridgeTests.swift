@@ -180,6 +180,12 @@ struct WireEnvelopeTests {
         #expect(message.dataValue?["metadata"] == (try JSON(parsing: metadata)))
     }
 
+    @Test func anEscapedMetadataKeyIsMetadataAsJSONParseReadsIt() throws {
+        let message = try Message(
+            wireText: #"{"id":"1","component":"c","event":"e","data":{"m\u0065tadata":{"url":"https://a.test/"}}}"#)
+        #expect(message.metadata?.url == "https://a.test/")
+    }
+
     @Test func whatIsNotAMessageObjectIsRejectedWithItsReason() {
         #expect(throws: MalformedMessage(reason: "message is not a JSON object")) { try Message(wireText: "[1]") }
         #expect(throws: MalformedMessage.self) { try Message(wireText: #"{"id":"1","data":{"a":"\x"}}"#) }
