@@ -29,9 +29,12 @@ public enum StartupTimeline {
         mainClock.map { (phases, $0, beforeMain) }
     }
 
-    nonisolated private static func monotonicMilliseconds() -> Double {
+    nonisolated private static func monotonicMilliseconds() -> Double { milliseconds(CLOCK_MONOTONIC) }
+
+    /// `clock` now, in ms.
+    nonisolated private static func milliseconds(_ clock: clockid_t) -> Double {
         var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
+        clock_gettime(clock, &now)
         return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
     }
 
@@ -44,11 +47,8 @@ public enum StartupTimeline {
         // Fields after the name start at field 3 (state); the start time is field 22.
         let fields = stat[afterName.upperBound...].split(separator: " ")
         guard fields.count > 19, let ticks = Double(fields[19]) else { return 0 }
-        var boot = timespec(), monotonic = timespec()
-        clock_gettime(CLOCK_BOOTTIME, &boot)
-        clock_gettime(CLOCK_MONOTONIC, &monotonic)
-        let bootMilliseconds = Double(boot.tv_sec) * 1000 + Double(boot.tv_nsec) / 1_000_000
-        let monotonicNow = Double(monotonic.tv_sec) * 1000 + Double(monotonic.tv_nsec) / 1_000_000
+        let bootMilliseconds = milliseconds(CLOCK_BOOTTIME)
+        let monotonicNow = monotonicMilliseconds()
         let started = ticks * 1000 / Double(sysconf(Int32(_SC_CLK_TCK)))
         let age = bootMilliseconds - started - (monotonicNow - now)
         return max(age, 0)
