@@ -26,7 +26,9 @@ public final class SpareProbe {
     public func inspect(file: String, timeout: Double = 10) -> PluginStatus {
         let file = PluginLoader.absolutePath(file)
         defer { startSpare() }
-        guard let (child, socket) = spare else { return PluginProbe.inspect(file: file, launcher: launcher) }
+        guard let (child, socket) = spare else {
+            return PluginProbe.inspect(file: file, launcher: launcher, timeout: timeout)
+        }
         spare = nil
         let line = Array((file + "\n").utf8)
         let sent = line.withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
