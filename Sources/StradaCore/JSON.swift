@@ -275,11 +275,7 @@ private struct Parser {
             } else {
                 members.append((key, try parseValue()))
             }
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return object(members) }
-            throw fail("expected ',' or '}'")
+            if try closes("}") { return object(members) }
         }
     }
 
@@ -295,11 +291,7 @@ private struct Parser {
         while true {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; depth -= 1; return .array(elements) }
-            throw fail("expected ',' or ']'")
+            if try closes("]") { return .array(elements) }
         }
     }
 
@@ -419,12 +411,24 @@ private struct Parser {
             index += 1
             skipWhitespace()
             try body(&self, name)
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; depth -= 1; return }
-            throw fail("expected ',' or '}'")
+            if try closes("}") { return }
         }
+    }
+
+    /// After a member or an element: `true` when `closing` ends the container here (its nesting level is left),
+    /// `false` after a `,`. (Inlined: called once per member on the message path; as a call it cost ~245
+    /// instructions per message.)
+    @inline(__always) mutating func closes(_ closing: Unicode.Scalar) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw fail("unexpected end of input") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            return false
+        }
+        guard bytes[index] == UInt8(ascii: closing) else { throw fail("expected ',' or '\(closing)'") }
+        index += 1
+        depth -= 1
+        return true
     }
 
     /// Validates one value as `parseValue` would, building nothing.
@@ -454,11 +458,7 @@ private struct Parser {
         while true {
             skipWhitespace()
             try skipValue()
-            skipWhitespace()
-            guard index < bytes.count else { throw fail("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; depth -= 1; return }
-            throw fail("expected ',' or ']'")
+            if try closes("]") { return }
         }
     }
 
