@@ -251,15 +251,9 @@ private struct Parser {
     }
 
     mutating func parseObject() throws(JSONParseError) -> JSON {
-        try enter()
-        index += 1
         var members: [(key: String, value: JSON)] = []
         members.reserveCapacity(8)
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1; depth -= 1
-            return object(members)
-        }
+        if try opensEmpty("}") { return object(members) }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
@@ -280,14 +274,8 @@ private struct Parser {
     }
 
     mutating func parseArray() throws(JSONParseError) -> JSON {
-        try enter()
-        index += 1
         var elements: [JSON] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1; depth -= 1
-            return .array(elements)
-        }
+        if try opensEmpty("]") { return .array(elements) }
         while true {
             skipWhitespace()
             elements.append(try parseValue())
@@ -395,13 +383,7 @@ private struct Parser {
     /// Reads the object at `index` member by member: `body` gets each member's name, with `index` at its
     /// value, and must read or skip the value. Nesting, separators and the closing brace are checked here.
     mutating func members(_ body: (inout Parser, Key) throws(JSONParseError) -> Void) throws(JSONParseError) {
-        try enter()
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1; depth -= 1
-            return
-        }
+        if try opensEmpty("}") { return }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
@@ -413,6 +395,18 @@ private struct Parser {
             try body(&self, name)
             if try closes("}") { return }
         }
+    }
+
+    /// At a container's opening bracket: enters it (one nesting level) and `true` when `closing` follows at once
+    /// (the empty container is read and left). Inlined, as ``closes(_:)``.
+    @inline(__always) mutating func opensEmpty(_ closing: Unicode.Scalar) throws(JSONParseError) -> Bool {
+        try enter()
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: closing) else { return false }
+        index += 1
+        depth -= 1
+        return true
     }
 
     /// After a member or an element: `true` when `closing` ends the container here (its nesting level is left),
@@ -448,13 +442,7 @@ private struct Parser {
     }
 
     mutating func skipArray() throws(JSONParseError) {
-        try enter()
-        index += 1
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1; depth -= 1
-            return
-        }
+        if try opensEmpty("]") { return }
         while true {
             skipWhitespace()
             try skipValue()
