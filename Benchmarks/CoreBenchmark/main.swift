@@ -4,6 +4,7 @@
 // web view. ABI crossing: the same through a plugin loaded with dlopen, and a bare call of the plugin's
 // receive function. Plugin load: loading 1 and 50 plugins (distinct copies, so 50 real dlopens).
 // STRADA_BENCH_ONLY=load STRADA_BENCH_LOAD_COUNTS=1,10,… : only the plugin load, for each count in turn.
+// STRADA_BENCH_ONLY=core / plugin: only the dispatch in process / through the plugin (for callgrind).
 import Foundation
 import Logging
 import StradaCore
@@ -81,8 +82,16 @@ let result: JSON = MainActor.assumeIsolated {
             .split(separator: ",").compactMap { Int($0) }
         return ["plugin_load_ms": .object(pluginLoads(loader, copying: arguments[2], counts: counts))]
     }
+    let only = ProcessInfo.processInfo.environment["STRADA_BENCH_ONLY"]
+    if only == "plugin" {
+        guard case .success(let echo) = loader.load(file: arguments[1]) else {
+            fatalError("cannot load \(arguments[1])")
+        }
+        let nanoseconds = dispatchNanoseconds(registrations: echo.registrations, messages: messages)
+        return ["through_plugin_us": .number(nanoseconds / 1000)]
+    }
     let inProcess = dispatchNanoseconds(registrations: [ComponentRegistration(InProcessEcho.self)], messages: messages)
-    if ProcessInfo.processInfo.environment["STRADA_BENCH_ONLY"] == "core" {
+    if only == "core" {
         return ["core_dispatch_us": .number(inProcess / 1000)]
     }
 

@@ -80,11 +80,11 @@ open class BridgeComponent: ComponentEndpoint {
     nonisolated public var componentName: String { Self.name }
 
     /// The page that owns this component; `nil` once it is gone. Weak: a component never keeps its page alive.
-    public private(set) weak var destination: (any BridgeDestination)?
+    @exclusivity(unchecked) public private(set) weak var destination: (any BridgeDestination)?
     /// How this component replies. Weak: a component never keeps its page alive.
-    public private(set) weak var delegate: (any BridgingDelegate)?
+    @exclusivity(unchecked) public private(set) weak var delegate: (any BridgingDelegate)?
 
-    private var receivedMessages = MessageCache()
+    @exclusivity(unchecked) private var receivedMessages = MessageCache()
 
     public required init(destination: any BridgeDestination, delegate: any BridgingDelegate) {
         self.destination = destination

@@ -6,18 +6,18 @@ public import Logging
 public final class BridgeDelegate: BridgingDelegate {
     public let location: String
     /// The page this delegate routes for. Weak: the page owns its delegate, not the other way round.
-    public private(set) weak var destination: (any BridgeDestination)?
+    @exclusivity(unchecked) public private(set) weak var destination: (any BridgeDestination)?
     /// The bridge of the web view this page currently owns; `nil` when it has none.
-    public private(set) weak var bridge: Bridge?
+    @exclusivity(unchecked) public private(set) weak var bridge: Bridge?
 
     private let registrations: [ComponentRegistration]
-    private var components: [String: any ComponentEndpoint] = [:]
-    private var isActive = false
+    @exclusivity(unchecked) private var components: [String: any ComponentEndpoint] = [:]
+    @exclusivity(unchecked) private var isActive = false
     /// The logger passed in, else `Strada.config.logger` as it is when a line is written.
     private var logger: Logger { explicitLogger ?? Strada.config.logger }
     private let explicitLogger: Logger?
     /// Set by ``destroyComponents()``: a destroyed page never replies again.
-    private var isDestroyed = false
+    @exclusivity(unchecked) private var isDestroyed = false
     /// Called once per component, right after it is created (tests).
     package var onComponentInitialized: (@MainActor (any ComponentEndpoint) -> Void)?
 
