@@ -49,17 +49,41 @@ package protocol ComponentEndpoint: AnyObject {
 }
 
 /// The last message received for each event: the one cache a component (or a plugin proxy) keeps.
+///
+/// A component sees a handful of events, so they are kept in a short list searched in order (a string
+/// comparison is far cheaper than hashing one, and this runs for every message); past
+/// ``MessageCache/listLimit`` events (a page inventing event names) it switches to a dictionary.
 package struct MessageCache: Sendable {
-    private var byEvent: [String: Message] = [:]
+    private var list: [Message] = []
+    private var byEvent: [String: Message]?
+    /// The most events kept in the list.
+    package static let listLimit = 16
 
     package init() {}
 
-    package mutating func store(_ message: Message) { byEvent[message.event] = message }
-    package func message(for event: String) -> Message? { byEvent[event] }
+    package mutating func store(_ message: Message) {
+        if byEvent != nil {
+            byEvent![message.event] = message
+        } else if let index = list.firstIndex(where: { $0.event == message.event }) {
+            list[index] = message
+        } else if list.count < Self.listLimit {
+            list.append(message)
+        } else {
+            var all = Dictionary(uniqueKeysWithValues: list.map { ($0.event, $0) })
+            all[message.event] = message
+            byEvent = all
+            list = []
+        }
+    }
+
+    package func message(for event: String) -> Message? {
+        if let byEvent { return byEvent[event] }
+        return list.first { $0.event == event }
+    }
 
     /// Every cached message, oldest first (by numeric id, as the page numbers them).
     package var inArrivalOrder: [Message] {
-        byEvent.values.sorted { a, b in
+        (byEvent.map { Array($0.values) } ?? list).sorted { a, b in
             if let x = Int(a.id), let y = Int(b.id) { return x < y }
             return a.id < b.id
         }

@@ -25,6 +25,25 @@ struct BridgeComponentTests {
         #expect(component.receivedMessage(for: "never") == nil)
     }
 
+    @Test("C2 the cache keeps the last message of every event, past the short list too")
+    func cachesEveryEventPastTheShortList() {
+        let events = MessageCache.listLimit * 3
+        for round in 0..<2 {
+            for index in 0..<events {
+                let id = round * events + index + 100
+                bridge.receive(
+                    json: #"{"id":"\#(id)","component":"one","event":"e\#(index)""#
+                        + #","data":{"metadata":{"url":"https://app.test/"}}}"#)
+            }
+        }
+        for index in 0..<events {
+            #expect(component.receivedMessage(for: "e\(index)")?.id == "\(events + index + 100)")
+        }
+        #expect(component.receivedMessage(for: "connect")?.id == "7")
+        let replay = component.cachedMessages.map(\.id)
+        #expect(replay == ["7"] + (0..<events).map { "\(events + $0 + 100)" })
+    }
+
     /// The last call into the page, which must be a reply.
     func lastReply() throws -> Message {
         try #require(harness.calls.last?.message, "the last call into the page is not a reply: \(harness.calls)")
