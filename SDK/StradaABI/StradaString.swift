@@ -1,4 +1,7 @@
 public import CStradaPlugin
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // The Swift side of the ABI's string convention, shared by the host and the Swift SDK: UTF-8
 // (pointer, length) pairs, borrowed for the duration of a call.
@@ -9,7 +12,14 @@ extension strada_string {
         guard length > 0 else { return "" }
         guard let data else { return nil }
         let bytes = UnsafeRawBufferPointer(start: data, count: Int(length))
-        return String(validating: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+        // Decoding (the standard library's fast path) repairs invalid UTF-8 with U+FFFD, so the text has the
+        // same bytes exactly when they were valid. `String(validating:)` says the same at several times the
+        // cost (a generic, unspecialised walk: ~7,000 instructions for a 100-byte message).
+        let text = String(decoding: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
+        let same = text.utf8.withContiguousStorageIfAvailable { decoded in
+            decoded.count == bytes.count && memcmp(decoded.baseAddress!, data, bytes.count) == 0
+        }
+        return same == true ? text : nil
     }
 }
 
