@@ -85,6 +85,23 @@ PIN_OFFSET(strada_control_events_v1, reserved, 4);
 PIN_OFFSET(strada_control_events_v1, control_event, 8);
 PIN_MIN_SIZE(strada_control_events_v1, STRADA_CONTROL_EVENTS_V1_MIN_SIZE_1_0, control_event);
 
+PIN_SIZE(strada_message_v1, 104);
+PIN_OFFSET(strada_message_v1, struct_size, 0);
+PIN_OFFSET(strada_message_v1, flags, 4);
+PIN_OFFSET(strada_message_v1, wire_json, 8);
+PIN_OFFSET(strada_message_v1, id, 24);
+PIN_OFFSET(strada_message_v1, component, 40);
+PIN_OFFSET(strada_message_v1, event, 56);
+PIN_OFFSET(strada_message_v1, data_json, 72);
+PIN_OFFSET(strada_message_v1, metadata_url, 88);
+PIN_MIN_SIZE(strada_message_v1, STRADA_MESSAGE_V1_MIN_SIZE_1_0, metadata_url);
+
+PIN_SIZE(strada_parsed_messages_v1, 16);
+PIN_OFFSET(strada_parsed_messages_v1, struct_size, 0);
+PIN_OFFSET(strada_parsed_messages_v1, reserved, 4);
+PIN_OFFSET(strada_parsed_messages_v1, receive_message, 8);
+PIN_MIN_SIZE(strada_parsed_messages_v1, STRADA_PARSED_MESSAGES_V1_MIN_SIZE_1_0, receive_message);
+
 PIN_SIZE(strada_gtk_handles_v1, 32);
 PIN_OFFSET(strada_gtk_handles_v1, struct_size, 0);
 PIN_OFFSET(strada_gtk_handles_v1, reserved, 4);

@@ -65,8 +65,11 @@ final class PluginRuntime {
                 },
                 shutdown: nil,
                 get_extension: { _, id in
-                    guard let id, String(cString: id) == STRADA_CONTROL_EVENTS_EXTENSION_V1 else { return nil }
-                    return UnsafeRawPointer(PluginRuntime.controlEvents)
+                    switch id.map({ String(cString: $0) }) {
+                    case STRADA_CONTROL_EVENTS_EXTENSION_V1?: UnsafeRawPointer(PluginRuntime.controlEvents)
+                    case STRADA_PARSED_MESSAGES_EXTENSION_V1?: UnsafeRawPointer(PluginRuntime.parsedMessages)
+                    default: nil
+                    }
                 }))
         descriptor = UnsafePointer(table)
     }
@@ -84,6 +87,34 @@ final class PluginRuntime {
                     let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(instance)))
                     MainActor.assumeIsolated {
                         PluginInstance.from(OpaquePointer(bitPattern: address)!).controlEvent(id: id, event)
+                    }
+                }))
+        return table
+    }()
+
+    /// "dev.strada.parsed-messages/1": the host hands over each message with its members read, so the SDK
+    /// does not parse the envelope again.
+    nonisolated(unsafe) static let parsedMessages: UnsafeMutablePointer<strada_parsed_messages_v1> = {
+        let table = UnsafeMutablePointer<strada_parsed_messages_v1>.allocate(capacity: 1)
+        table.initialize(
+            to: strada_parsed_messages_v1(
+                struct_size: UInt32(MemoryLayout<strada_parsed_messages_v1>.size), reserved: 0,
+                receive_message: { instance, read in
+                    guard let instance, let read, read.pointee.struct_size >= STRADA_MESSAGE_V1_MIN_SIZE_1_0 else {
+                        return
+                    }
+                    let fields = read.pointee
+                    let hasURL = fields.flags & STRADA_MESSAGE_HAS_METADATA_URL != 0
+                    guard let wire = fields.wire_json.string, let id = fields.id.string,
+                        let component = fields.component.string, let event = fields.event.string,
+                        let data = fields.data_json.string, let url = fields.metadata_url.string
+                    else { return }
+                    let message = Message(
+                        receivedID: id, component: component, event: event, metadataURL: hasURL ? url : nil,
+                        jsonData: data, wire: wire)
+                    let address = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(instance)))
+                    MainActor.assumeIsolated {
+                        PluginInstance.from(OpaquePointer(bitPattern: address)!).receive(message)
                     }
                 }))
         return table
@@ -134,11 +165,14 @@ final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls 
 
     func receive(json: String) {
         do {
-            let message = try Message(wireText: json)
-            component.didReceive(message: message)
+            receive(try Message(wireText: json))
         } catch {
             Strada.config.logger.warning("dropped a malformed message from the host: \(error)")
         }
+    }
+
+    func receive(_ message: Message) {
+        component.didReceive(message: message)
     }
 
     func lifecycle(_ event: strada_lifecycle_event) {

@@ -143,6 +143,20 @@ extension Message {
         dataKeysUnchecked = envelope.data != nil && envelope.data != "null"
     }
 
+    /// A message a host has already read from the page's wire text `wire` (the plugin SDK's side of the
+    /// parsed-messages extension): the members as the host's parser decoded them. `jsonData` was validated by
+    /// the host, not built; empty reads as "{}".
+    package init(
+        receivedID id: String, component: String, event: String, metadataURL: String?, jsonData: String,
+        wire: String
+    ) {
+        self.init(
+            id: id, component: component, event: event, metadata: metadataURL.map(Metadata.init(url:)),
+            jsonData: jsonData.isEmpty ? "{}" : jsonData, parsedData: nil)
+        if !wire.isEmpty { receivedWire = wire }
+        dataKeysUnchecked = !jsonData.isEmpty
+    }
+
     /// `id`, `component` and `event` of a wire object, checked.
     private static func envelope(
         _ id: JSON?, _ component: JSON?, _ event: JSON?

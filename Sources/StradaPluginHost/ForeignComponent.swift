@@ -42,6 +42,8 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
     // MARK: To the plugin (transport-specific)
 
     func forward(messageJSON: String) {}
+    /// `message` as read from `wire`: by default its text is forwarded.
+    func forward(_ message: Message, wire: String) { forward(messageJSON: wire) }
     func forward(lifecycle event: strada_lifecycle_event) {}
     func forwardActivation(controlID: String) {}
     func forwardControlEvent(controlID: String, eventJSON: String) {}
@@ -55,7 +57,7 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
         cache.store(message)
         guard let wire = message.wireText() else { return }
         lastForwarded = (wire, message)
-        forward(messageJSON: wire)
+        forward(message, wire: wire)
     }
 
     /// The last message handed to the plugin, with its text: a reply that is that text unchanged (a component

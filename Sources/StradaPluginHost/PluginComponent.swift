@@ -9,10 +9,13 @@ final class PluginComponent: ForeignComponent {
     private let descriptor: PluginDescriptor
     private var handle: OpaquePointer?
     private var instance: OpaquePointer?
+    /// The plugin's parsed-messages table, when it offers one: messages go to it with their members read.
+    private let parsedMessages: UnsafePointer<strada_parsed_messages_v1>?
 
     init(name: String, descriptor: PluginDescriptor, destination: any BridgeDestination, delegate: any BridgingDelegate)
     {
         self.descriptor = descriptor
+        parsedMessages = descriptor.parsedMessages()
         super.init(name: name, pluginID: descriptor.pluginID, destination: destination, delegate: delegate)
         let handle = HostAPI.register(self)
         self.handle = handle
@@ -26,6 +29,15 @@ final class PluginComponent: ForeignComponent {
     override func forward(messageJSON: String) {
         guard let instance else { return }
         descriptor.receive(instance, messageJSON)
+    }
+
+    override func forward(_ message: Message, wire: String) {
+        guard let instance else { return }
+        if let parsedMessages {
+            descriptor.receive(instance, message, wire: wire, through: parsedMessages)
+        } else {
+            descriptor.receive(instance, wire)
+        }
     }
 
     override func forward(lifecycle event: strada_lifecycle_event) {
@@ -59,6 +71,40 @@ extension PluginDescriptor {
 
     func receive(_ instance: OpaquePointer, _ json: String) {
         withStradaString(json) { table.receive(instance, $0) }
+    }
+
+    /// The plugin's "dev.strada.parsed-messages/1" table, or `nil` when it offers none (or one too small).
+    func parsedMessages() -> UnsafePointer<strada_parsed_messages_v1>? {
+        guard let lookup = table.get_extension,
+            let raw = lookup(table.plugin_context, STRADA_PARSED_MESSAGES_EXTENSION_V1)
+        else { return nil }
+        let parsed = raw.assumingMemoryBound(to: strada_parsed_messages_v1.self)
+        return parsed.pointee.struct_size >= STRADA_PARSED_MESSAGES_V1_MIN_SIZE_1_0 ? parsed : nil
+    }
+
+    /// `message`, read from `wire`, with its members picked out: the plugin need not parse it again.
+    func receive(
+        _ instance: OpaquePointer, _ message: Message, wire: String,
+        through parsed: UnsafePointer<strada_parsed_messages_v1>
+    ) {
+        let url = message.metadata?.url
+        withStradaString(wire) { wire in
+            withStradaString(message.id) { id in
+                withStradaString(message.component) { component in
+                    withStradaString(message.event) { event in
+                        withStradaString(message.jsonData) { data in
+                            withStradaString(url ?? "") { url_ in
+                                var read = strada_message_v1(
+                                    struct_size: UInt32(MemoryLayout<strada_message_v1>.size),
+                                    flags: url == nil ? 0 : STRADA_MESSAGE_HAS_METADATA_URL, wire_json: wire, id: id,
+                                    component: component, event: event, data_json: data, metadata_url: url_)
+                                parsed.pointee.receive_message(instance, &read)
+                            }
+                        }
+                    }
+                }
+            }
+        }
     }
 
     func lifecycle(_ instance: OpaquePointer, _ event: strada_lifecycle_event) {

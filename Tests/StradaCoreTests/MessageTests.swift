@@ -27,6 +27,23 @@ struct MessageTests {
         #expect(message.wire() == Self.wire)
     }
 
+    /// What the plugin SDK builds from a message the host has read (the parsed-messages extension): the same
+    /// message, replies resend the page's text, and data() reads a repeated key as the page does (last wins).
+    @Test func aMessageTheHostReadIsTheMessageOfItsText() throws {
+        struct Fields: Decodable, Equatable { let a: Int }
+        let wire = #"{"id":"9","component":"form","event":"e","data":{"a":1,"a":2,"metadata":{"url":"u"}}}"#
+        let read = Message(
+            receivedID: "9", component: "form", event: "e", metadataURL: "u",
+            jsonData: #"{"a":1,"a":2,"metadata":{"url":"u"}}"#, wire: wire)
+        #expect(read == (try Message(wireText: wire)))
+        #expect(read.wireText() == wire)
+        #expect(read.data() == Fields(a: 2))
+        let bare = Message(receivedID: "1", component: "form", event: "e", metadataURL: nil, jsonData: "", wire: "")
+        #expect(bare.jsonData == "{}")
+        #expect(bare.metadata == nil)
+        #expect(bare.wireText() == #"{"id":"1","component":"form","event":"e","data":{}}"#)
+    }
+
     @Test("M1 missing data becomes an empty object") func missingDataBecomesAnEmptyObject() throws {
         let message = try Message(wire: ["id": "2", "component": "form", "event": "submitEnabled"])
         #expect(message.jsonData == "{}")

@@ -68,6 +68,19 @@ struct ABILayoutTests {
         ]
         for (field, offset) in handles { #expect(Self.offset(field) == offset, "\(field)") }
 
+        #expect(MemoryLayout<strada_parsed_messages_v1>.size == 16)
+        let parsed: [(PartialKeyPath<strada_parsed_messages_v1>, Int)] = [
+            (\.struct_size, 0), (\.reserved, 4), (\.receive_message, 8),
+        ]
+        for (field, offset) in parsed { #expect(Self.offset(field) == offset, "\(field)") }
+
+        #expect(MemoryLayout<strada_message_v1>.size == 104)
+        let message: [(PartialKeyPath<strada_message_v1>, Int)] = [
+            (\.struct_size, 0), (\.flags, 4), (\.wire_json, 8), (\.id, 24), (\.component, 40), (\.event, 56),
+            (\.data_json, 72), (\.metadata_url, 88),
+        ]
+        for (field, offset) in message { #expect(Self.offset(field) == offset, "\(field)") }
+
         #expect(MemoryLayout<strada_screens_v1>.size == 32)
         let screens: [(PartialKeyPath<strada_screens_v1>, Int)] = [
             (\.struct_size, 0), (\.screen_count, 4), (\.screen_names, 8), (\.create_screen, 16),
@@ -87,8 +100,10 @@ struct ABILayoutTests {
             (STRADA_CONTROL_EVENTS_V1_MIN_SIZE_1_0, MemoryLayout<strada_control_events_v1>.size),
             (STRADA_GTK_HANDLES_V1_MIN_SIZE_1_0, MemoryLayout<strada_gtk_handles_v1>.size),
             (STRADA_SCREENS_V1_MIN_SIZE_1_0, MemoryLayout<strada_screens_v1>.size),
+            (STRADA_MESSAGE_V1_MIN_SIZE_1_0, MemoryLayout<strada_message_v1>.size),
+            (STRADA_PARSED_MESSAGES_V1_MIN_SIZE_1_0, MemoryLayout<strada_parsed_messages_v1>.size),
         ]
-        #expect(minimums.map { Int($0.0) } == [64, 88, 104, 24, 16, 32, 32])
+        #expect(minimums.map { Int($0.0) } == [64, 88, 104, 24, 16, 32, 32, 104, 16])
         // ABI 1.0 itself: the structs are exactly their minimum. A 1.1 header makes them larger, never smaller.
         for (minimum, size) in minimums { #expect(size >= Int(minimum)) }
         #expect(STRADA_PLUGIN_ABI_MINOR != 0 || minimums.allSatisfy { Int($0.0) == $0.1 })

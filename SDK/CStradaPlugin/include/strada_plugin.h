@@ -311,6 +311,40 @@ typedef struct strada_plugin_v1 {
     const void *(*get_extension)(void *plugin_context, const char *extension_id);
 } strada_plugin_v1;
 
+/* Messages already read: offered by a plugin through its get_extension for
+   STRADA_PARSED_MESSAGES_EXTENSION_V1. With it the host delivers each message with its members picked out
+   (receive_message) instead of the text alone (receive), so the plugin need not parse the envelope the host
+   has just parsed. Optional: without it (and in an --isolate worker) receive is used. Owned by the plugin;
+   valid until the process exits. The host ignores a table whose struct_size is below
+   STRADA_PARSED_MESSAGES_V1_MIN_SIZE_1_0. */
+#define STRADA_PARSED_MESSAGES_EXTENSION_V1 "dev.strada.parsed-messages/1"
+#define STRADA_MESSAGE_V1_MIN_SIZE_1_0 104u
+#define STRADA_PARSED_MESSAGES_V1_MIN_SIZE_1_0 16u
+
+/* strada_message_v1.flags */
+#define STRADA_MESSAGE_HAS_METADATA_URL 1u /* data.metadata.url is a string: metadata_url holds it */
+
+/* One message from the page as the host read it. Everything is borrowed for the call and valid UTF-8; the
+   strings are the members' values with their JSON escapes decoded (an id "a\"b" arrives as a"b). */
+typedef struct strada_message_v1 {
+    uint32_t struct_size;       /* sizeof(strada_message_v1) as the host knows it; >= _MIN_SIZE_1_0 */
+    uint32_t flags;             /* STRADA_MESSAGE_* bits; unknown bits are zero in ABI 1 */
+    strada_string wire_json;    /* the whole wire message as the page sent it: what receive would get */
+    strada_string id;           /* "id" */
+    strada_string component;    /* "component": one of the instance's names */
+    strada_string event;        /* "event" */
+    strada_string data_json;    /* "data" as the page wrote it, a JSON object; "{}" when absent or null */
+    strada_string metadata_url; /* data.metadata.url with STRADA_MESSAGE_HAS_METADATA_URL, else empty */
+} strada_message_v1;
+
+typedef struct strada_parsed_messages_v1 {
+    uint32_t struct_size; /* sizeof(strada_parsed_messages_v1) as the plugin knows it */
+    uint32_t reserved;    /* zero */
+    /* Delivers one message from the page, as receive does (the same rules and answers apply); `message`
+       and everything it points to are borrowed. Required in the table. [main-thread] */
+    void (*receive_message)(strada_plugin_instance *instance, const strada_message_v1 *message);
+} strada_parsed_messages_v1;
+
 /* The entry point: exported as "strada_plugin_entry_v1". Called once per load, on the main thread,
    before any other plugin function; possibly in a probe process (see Lifetime above).
    `host` is owned by the host and valid until the process exits: keep the pointer. On success the plugin
