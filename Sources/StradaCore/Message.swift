@@ -7,27 +7,52 @@ import Foundation
 /// two engines, or two runs on Linux, serialise the same object differently.
 public struct Message: Sendable {
     /// Web-generated id ("1", "2", … per document); replies carry it back to find the web callback.
-    public let id: String
+    public var id: String { storage.id }
     /// The component name, e.g. "form".
-    public let component: String
+    public var component: String { storage.component }
     /// The event, e.g. "connect".
-    public let event: String
+    public var event: String { storage.event }
     /// `data.metadata` as sent by the web library.
-    public let metadata: Metadata?
+    public var metadata: Metadata? { storage.metadata }
     /// The whole `data` object as JSON text; "{}" when the web sent none.
-    public let jsonData: String
-    /// `jsonData` parsed, kept when the message was built from a JSON value (so replies need not parse it
-    /// again); `nil` when only the text is known.
-    private let parsedData: JSON?
-    /// The wire text exactly as the page sent it, when the message was read from it: forwarded to plugins
-    /// without building it again.
-    private var receivedWire: String?
-    /// The page's data repeated a key: decoding goes through the parsed value, so `data()` sees the last
-    /// value as routing, `dataValue` and JavaScript do (Foundation's decoder would take the first).
-    private var dataHasDuplicateKeys = false
-    /// `jsonData` came from a page and was validated without being built: whether it repeats a key is found
-    /// out when ``data()`` decodes it.
-    private var dataKeysUnchecked = false
+    public var jsonData: String { storage.jsonData }
+
+    private let storage: Storage
+
+    /// The members, shared by every copy: a message is handed on (to the cache, a plugin's proxy, observers,
+    /// the reply) more often than it is made, and one reference is cheaper to copy than seven.
+    private final class Storage: Sendable {
+        let id: String
+        let component: String
+        let event: String
+        let metadata: Metadata?
+        let jsonData: String
+        /// `jsonData` parsed, kept when the message was built from a JSON value (so replies need not parse it
+        /// again); `nil` when only the text is known.
+        let parsedData: JSON?
+        /// The wire text exactly as the page sent it, when the message was read from it: forwarded to plugins
+        /// and sent back as a reply without building it again.
+        let receivedWire: String?
+        /// `jsonData` came from a page and was validated without being built: whether it repeats a key is
+        /// found out when ``Message/data()`` decodes it.
+        let dataKeysUnchecked: Bool
+
+        init(
+            id: String, component: String, event: String, metadata: Metadata?, jsonData: String, parsedData: JSON?,
+            receivedWire: String? = nil, dataKeysUnchecked: Bool = false
+        ) {
+            self.id = id
+            self.component = component
+            self.event = event
+            self.metadata = metadata
+            self.jsonData = jsonData
+            self.parsedData = parsedData
+            self.receivedWire = receivedWire
+            self.dataKeysUnchecked = dataKeysUnchecked
+        }
+    }
+
+    private var parsedData: JSON? { storage.parsedData }
 
     /// What the web library adds to every message's `data`.
     public struct Metadata: Sendable, Hashable {
@@ -42,12 +67,8 @@ public struct Message: Sendable {
 
     private init(id: String, component: String, event: String, metadata: Metadata?, jsonData: String, parsedData: JSON?)
     {
-        self.id = id
-        self.component = component
-        self.event = event
-        self.metadata = metadata
-        self.jsonData = jsonData
-        self.parsedData = parsedData
+        storage = Storage(
+            id: id, component: component, event: event, metadata: metadata, jsonData: jsonData, parsedData: parsedData)
     }
 
     /// A copy with a new event and/or data text; `nil` keeps the current value. The text is not validated.
@@ -73,8 +94,8 @@ public struct Message: Sendable {
     /// Decodes `data` with `Strada.config.jsonDecoder`; `nil` (and a log line) when it does not fit `T`.
     public func data<T: Decodable>() -> T? {
         do {
-            var text = dataHasDuplicateKeys ? (parsedData?.serialized() ?? jsonData) : jsonData
-            if dataKeysUnchecked, let parsed = try? JSON.parse(jsonData, limits: .messages, capturing: nil),
+            var text = jsonData
+            if storage.dataKeysUnchecked, let parsed = try? JSON.parse(jsonData, limits: .messages, capturing: nil),
                 parsed.duplicateKeys
             {
                 text = parsed.value.serialized()
@@ -113,9 +134,6 @@ public struct MalformedMessage: Error, CustomStringConvertible, Sendable, Equata
 extension Message {
     /// Builds a message from the wire object `{id, component, event, data}`.
     /// `id`, `component` and `event` must be strings; `data` must be an object when present.
-    package init(wire: JSON) throws(MalformedMessage) {
-        try self.init(wire: wire, rawData: nil)
-    }
 
     /// Parses one wire message from JSON text, keeping `data` as the page wrote it. `data` is validated but
     /// not built into a value (only its `metadata` is read): a component that passes it through never pays
@@ -138,9 +156,9 @@ extension Message {
             jsonData = captured
             metadata = envelope.metadataURL.map(Metadata.init(url:))
         }
-        self.init(id: id, component: component, event: event, metadata: metadata, jsonData: jsonData, parsedData: nil)
-        receivedWire = text
-        dataKeysUnchecked = envelope.data != nil && envelope.data != "null"
+        storage = Storage(
+            id: id, component: component, event: event, metadata: metadata, jsonData: jsonData, parsedData: nil,
+            receivedWire: text, dataKeysUnchecked: envelope.data != nil && envelope.data != "null")
     }
 
     /// A message a host has already read from the page's wire text `wire` (the plugin SDK's side of the
@@ -150,11 +168,10 @@ extension Message {
         receivedID id: String, component: String, event: String, metadataURL: String?, jsonData: String,
         wire: String
     ) {
-        self.init(
+        storage = Storage(
             id: id, component: component, event: event, metadata: metadataURL.map(Metadata.init(url:)),
-            jsonData: jsonData.isEmpty ? "{}" : jsonData, parsedData: nil)
-        if !wire.isEmpty { receivedWire = wire }
-        dataKeysUnchecked = !jsonData.isEmpty
+            jsonData: jsonData.isEmpty ? "{}" : jsonData, parsedData: nil, receivedWire: wire.isEmpty ? nil : wire,
+            dataKeysUnchecked: !jsonData.isEmpty)
     }
 
     /// `id`, `component` and `event` of a wire object, checked.
@@ -171,28 +188,25 @@ extension Message {
         return (id, component, event)
     }
 
-    init(wire: JSON, rawData: String?) throws(MalformedMessage) {
+    package init(wire: JSON) throws(MalformedMessage) {
         guard case .object(let fields) = wire else { throw MalformedMessage(reason: "message is not a JSON object") }
         let (id, component, event) = try Self.envelope(fields["id"], fields["component"], fields["event"])
         let data: JSON
-        var text = rawData
         switch fields["data"] {
-        case nil, .null?:
-            data = .object([:])
-            text = "{}"
+        case nil, .null?: data = .object([:])
         case .object?: data = fields["data"]!
         default: throw MalformedMessage(reason: "message \(id) has \"data\" that is not an object")
         }
         let metadata = data["metadata"]?["url"]?.stringValue.map(Metadata.init(url:))
         self.init(
-            id: id, component: component, event: event, metadata: metadata, jsonData: text ?? data.serialized(),
+            id: id, component: component, event: event, metadata: metadata, jsonData: data.serialized(),
             parsedData: data)
     }
 
     /// The wire object as JSON text, built around `jsonData` without serialising it again when it is known
     /// to be valid (it came from a parse); `nil` when `jsonData` is not valid JSON.
     package func wireText() -> String? {
-        if let receivedWire { return receivedWire }
+        if let receivedWire = storage.receivedWire { return receivedWire }
         if parsedData == nil, (try? JSON(parsing: jsonData)) == nil { return nil }
         var out: [UInt8] = []
         out.reserveCapacity(jsonData.utf8.count + 64)
