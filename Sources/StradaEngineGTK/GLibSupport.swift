@@ -168,20 +168,36 @@ package enum Display {
     /// software GL it starts faster and uses less memory), then opens the display. `false` when there is none.
     /// With the cairo renderer chosen here and WebKit's hardware acceleration off (the defaults), GTK's own
     /// OpenGL is not initialised either (nothing draws with it; GDK would load the GL driver while it opens
-    /// the display), and the driver WebKit needs is loaded on another thread meanwhile
-    /// (`strada_egl_warm_up`): in interleaved runs `host.ready` came 346 → 298 ms after the start, the
-    /// adapter's "ready" 627 → 575 ms.
+    /// the display).
+    ///
+    /// WebKit's UI process needs no GL then either (the web process sends its frames as shared-memory
+    /// bitmaps), yet it initialises EGL to offer a DMA-BUF renderer and to name a render device for the web
+    /// process; `WEBKIT_DISABLE_DMABUF_RENDERER=1` and `WEBKIT_WEB_RENDER_DEVICE_FILE` (the first
+    /// `/dev/dri/renderD*`, else `/dev/null`) stop that, so the host does not load the GL driver at all
+    /// (Mesa's and LLVM). Both are set only when unset (yours win). With `STRADA_WEBKIT_HW_ACCEL=1` they are
+    /// not set, and the driver WebKit needs is loaded on another thread while the display opens and the
+    /// plugins load (`strada_egl_warm_up`).
     @MainActor
     package static func open() -> Bool {
         let environment = ProcessInfo.processInfo.environment
-        strada_egl_warm_up()
-        let withoutGL =
-            environment["GSK_RENDERER"] == nil && environment["GDK_DEBUG"] == nil
-            && environment["STRADA_WEBKIT_HW_ACCEL"] != "1"
+        let accelerated = environment["STRADA_WEBKIT_HW_ACCEL"] == "1"
+        if accelerated {
+            strada_egl_warm_up()
+        } else {
+            setenv("WEBKIT_DISABLE_DMABUF_RENDERER", "1", 0)
+            setenv("WEBKIT_WEB_RENDER_DEVICE_FILE", renderNode(), 0)
+        }
+        let withoutGL = environment["GSK_RENDERER"] == nil && environment["GDK_DEBUG"] == nil && !accelerated
         setenv("GSK_RENDERER", "cairo", 0)
         if withoutGL { setenv("GDK_DEBUG", "gl-disable", 1) }
         // GDK reads GDK_DEBUG once, here; processes the host starts do not inherit it.
         defer { if withoutGL { unsetenv("GDK_DEBUG") } }
         return gtk_init_check() != 0
+    }
+
+    /// The first DRM render node (`/dev/dri/renderD128`, …), or `/dev/null` on a machine without one.
+    private static func renderNode() -> String {
+        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        return nodes.filter { $0.hasPrefix("renderD") }.sorted().first.map { "/dev/dri/" + $0 } ?? "/dev/null"
     }
 }
