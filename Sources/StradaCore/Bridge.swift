@@ -70,7 +70,7 @@ public final class Bridge {
         guard rate.take() else {
             return reject(text, "more than \(limits.maxMessagesPerSecond) messages per second")
         }
-        if text == #""ready""# {
+        if text.utf8.count == 7, text == #""ready""# {
             observer?(.ready)
             delegate?.bridgeDidInitialize()
             return
@@ -89,7 +89,7 @@ public final class Bridge {
             observer?(.dropped(message, reason: "no page owns this web view"))
             return
         }
-        delegate.bridgeDidReceiveMessage(message)
+        delegate.route(message, liveURL: webView?.currentURL)
     }
 
     /// A payload the engine side refused to convert because it is larger than the limit (`bytes` long, or
@@ -200,8 +200,11 @@ public final class Bridge {
             for completion in completions { completion(BridgeError.webViewGone) }
             return
         }
-        webView.deliverReplies(wires) { [logger] error in
-            if let error { logger.warning("delivering \(count) replies failed: \(error)") }
+        // The logger is looked up only when delivery failed (reading `Strada.config` is not free per message).
+        webView.deliverReplies(wires) { [explicitLogger] error in
+            if let error {
+                (explicitLogger ?? Strada.config.logger).warning("delivering \(count) replies failed: \(error)")
+            }
             for completion in completions { completion(error) }
         }
     }

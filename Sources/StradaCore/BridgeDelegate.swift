@@ -13,6 +13,9 @@ public final class BridgeDelegate: BridgingDelegate {
     private let registrations: [ComponentRegistration]
     @exclusivity(unchecked) private var components: [String: any ComponentEndpoint] = [:]
     @exclusivity(unchecked) private var isActive = false
+    /// Where the last message went: messages come in runs to one component, and comparing a name is cheaper
+    /// than hashing it. Forgotten whenever a component is removed.
+    @exclusivity(unchecked) private var lastRouted: (name: String, component: any ComponentEndpoint)?
     /// The logger passed in, else `Strada.config.logger` as it is when a line is written.
     private var logger: Logger { explicitLogger ?? Strada.config.logger }
     private let explicitLogger: Logger?
@@ -80,12 +83,14 @@ public final class BridgeDelegate: BridgingDelegate {
         isDestroyed = true
         let existing = components
         components.removeAll()
+        lastRouted = nil
         for name in existing.keys.sorted() { existing[name]!.destroy() }
     }
 
     /// Destroys this page's instance of `name`, if any (its plugin is gone). `false` if there was none.
     @discardableResult
     package func destroyComponent(named name: String) -> Bool {
+        lastRouted = nil
         guard let component = components.removeValue(forKey: name) else { return false }
         component.destroy()
         return true
@@ -97,6 +102,7 @@ public final class BridgeDelegate: BridgingDelegate {
     /// button reappears with its last title). `false` if this page has no instance of `name`.
     @discardableResult
     package func reloadComponent(named name: String) -> Bool {
+        lastRouted = nil
         guard let old = components.removeValue(forKey: name) else { return false }
         let replay = old.cachedMessages
         old.destroy()
@@ -133,11 +139,18 @@ public final class BridgeDelegate: BridgingDelegate {
     /// Routes `message` by the rules in docs/protocol.md ("Routing"). `true` when a component handled it.
     @discardableResult
     public func bridgeDidReceiveMessage(_ message: Message) -> Bool {
+        route(message, liveURL: bridge?.webView?.currentURL)
+    }
+
+    /// ``bridgeDidReceiveMessage(_:)`` from the bridge, which knows its web view's live URL (one weak
+    /// reference fewer to follow per message).
+    @discardableResult
+    package func route(_ message: Message, liveURL: String?) -> Bool {
         guard isActive else {
             drop(message, "its page is not active")
             return false
         }
-        let pageURL = bridge?.webView?.currentURL ?? location
+        let pageURL = liveURL ?? location
         guard let messageURL = message.metadata?.url else {
             drop(message, "it has no data.metadata.url")
             return false
@@ -160,11 +173,16 @@ public final class BridgeDelegate: BridgingDelegate {
     }
 
     private func getOrCreateComponent(named name: String) -> (any ComponentEndpoint)? {
-        if let existing = components[name] { return existing }
+        if let lastRouted, lastRouted.name == name { return lastRouted.component }
+        if let existing = components[name] {
+            lastRouted = (name, existing)
+            return existing
+        }
         guard let registration = registrations.first(where: { $0.name == name }) else { return nil }
         guard let destination else { return nil }
         let component = registration.make(destination, self)
         components[name] = component
+        lastRouted = (name, component)
         onComponentInitialized?(component)
         return component
     }

@@ -149,7 +149,9 @@ extension Message {
         let (id, component, event) = try Self.envelope(envelope.id, envelope.component, envelope.event)
         var jsonData = "{}"
         var metadata: Metadata?
-        if let captured = envelope.data, captured != "null" {
+        // An object is the usual data; only a 4-byte text can be `null` (cheaper than comparing every time).
+        let captured = envelope.data.flatMap { $0.utf8.count == 4 && $0 == "null" ? nil : $0 }
+        if let captured {
             guard envelope.dataIsObject else {
                 throw MalformedMessage(reason: "message \(id) has \"data\" that is not an object")
             }
@@ -158,7 +160,7 @@ extension Message {
         }
         storage = Storage(
             id: id, component: component, event: event, metadata: metadata, jsonData: jsonData, parsedData: nil,
-            receivedWire: text, dataKeysUnchecked: envelope.data != nil && envelope.data != "null")
+            receivedWire: text, dataKeysUnchecked: captured != nil)
     }
 
     /// A message a host has already read from the page's wire text `wire` (the plugin SDK's side of the
