@@ -7,6 +7,9 @@ import StradaCore
 /// Implemented by ``ForeignComponent`` in the host, and by the worker's forwarder under `--isolate`.
 @MainActor
 protocol PluginHostCalls: AnyObject {
+    /// The reply's status when `json` is exactly the text last forwarded to the plugin (sent as it was);
+    /// `nil` otherwise, and the reply goes through ``replyFromPlugin(json:)``.
+    func replyFromPluginUnchanged(_ json: UnsafeRawBufferPointer) -> strada_status?
     func replyFromPlugin(json: String) -> strada_status
     func replyFromPlugin(toEvent event: String, dataJSON: String) -> strada_status
     func setButton(_ button: HeaderButton) -> strada_status
@@ -92,6 +95,15 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
             return STRADA_ERR_GONE
         }
         return delegate.reply(with: message) ? STRADA_OK : STRADA_ERR_GONE
+    }
+
+    func replyFromPluginUnchanged(_ json: UnsafeRawBufferPointer) -> strada_status? {
+        guard let lastForwarded, json.count == lastForwarded.wire.utf8.count, let data = json.baseAddress else {
+            return nil
+        }
+        var last = lastForwarded.wire
+        let same = last.withUTF8 { memcmp($0.baseAddress!, data, $0.count) == 0 }
+        return same ? send(lastForwarded.message) : nil
     }
 
     func replyFromPlugin(json: String) -> strada_status {

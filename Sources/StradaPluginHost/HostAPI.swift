@@ -93,15 +93,20 @@ enum HostAPI {
         instances[UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))] = nil
     }
 
+    /// The registry key of `handle`.
+    private static func key(_ handle: OpaquePointer) -> UInt {
+        UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
+    }
+
     /// Runs `body` on the main actor with the live proxy for `handle`, or returns the right error code.
     private static func withInstance(
         _ handle: OpaquePointer?, _ body: @MainActor (any PluginHostCalls) -> strada_status
     ) -> strada_status {
         guard Thread.isMainThread else { return STRADA_ERR_WRONG_THREAD }
         guard let handle else { return STRADA_ERR_INVALID_ARGUMENT }
-        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(handle)))
+        let slot = key(handle)
         return MainActor.assumeIsolated {
-            guard let component = instances[key] else { return STRADA_ERR_GONE }
+            guard let component = instances[slot] else { return STRADA_ERR_GONE }
             return body(component)
         }
     }
@@ -111,6 +116,16 @@ enum HostAPI {
     private static let reply:
         @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string) -> strada_status = {
             _, handle, json in
+            // A component answering with the message it was handed (upstream's replyTo) sends back the very
+            // bytes the host forwarded: recognised by comparing them, before any checking or copying.
+            if Thread.isMainThread, let handle, let data = json.data {
+                let (slot, address, length) = (key(handle), UInt(bitPattern: data), Int(json.length))
+                let status = MainActor.assumeIsolated {
+                    instances[slot]?.replyFromPluginUnchanged(
+                        UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length))
+                }
+                if let status { return status }
+            }
             guard let text = json.string else { return STRADA_ERR_INVALID_ARGUMENT }
             return withInstance(handle) { component in component.replyFromPlugin(json: text) }
         }

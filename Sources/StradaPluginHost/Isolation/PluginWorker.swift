@@ -114,6 +114,8 @@ final class WorkerInstance: PluginHostCalls {
         return STRADA_OK
     }
 
+    func replyFromPluginUnchanged(_ json: UnsafeRawBufferPointer) -> strada_status? { nil }
+
     func replyFromPlugin(json: String) -> strada_status {
         guard (try? JSON(parsing: json)) != nil else { return STRADA_ERR_INVALID_ARGUMENT }
         return send(.reply(instance: id, messageJSON: json))
