@@ -95,9 +95,10 @@ extension JSON {
 
 /// A wire message's envelope read straight from its text (see `JSON.parseEnvelope`).
 struct WireEnvelope {
-    var id: JSON?
-    var component: JSON?
-    var event: JSON?
+    /// `id`, `component` and `event` when they are strings (`nil` when absent or another kind of value).
+    var id: String?
+    var component: String?
+    var event: String?
     /// The exact text of `data`, if present.
     var data: String?
     var dataIsObject = false
@@ -296,9 +297,9 @@ private struct Parser {
         var envelope = WireEnvelope()
         try members { parser, key throws(JSONParseError) in
             switch parser.envelopeKey(key) {
-            case .id: envelope.id = try parser.parseValue()
-            case .component: envelope.component = try parser.parseValue()
-            case .event: envelope.event = try parser.parseValue()
+            case .id: envelope.id = try parser.parseStringOrSkip()
+            case .component: envelope.component = try parser.parseStringOrSkip()
+            case .event: envelope.event = try parser.parseStringOrSkip()
             case .data:
                 let start = parser.index
                 envelope.metadataURL = nil
@@ -373,11 +374,16 @@ private struct Parser {
         var url: String?
         try members { parser, key throws(JSONParseError) in
             guard parser.key(key, is: "url") else { return try parser.skipValue() }
-            let isString = parser.index < parser.bytes.count && parser.bytes[parser.index] == UInt8(ascii: "\"")
-            url = isString ? try parser.parseString() : nil
-            if !isString { try parser.skipValue() }
+            url = try parser.parseStringOrSkip()
         }
         return url
+    }
+
+    /// A string value, or `nil` after validating and skipping a value of another kind.
+    mutating func parseStringOrSkip() throws(JSONParseError) -> String? {
+        if index < bytes.count, bytes[index] == UInt8(ascii: "\"") { return try parseString() }
+        try skipValue()
+        return nil
     }
 
     /// Reads the object at `index` member by member: `body` gets each member's name, with `index` at its

@@ -178,13 +178,13 @@ extension Message {
 
     /// `id`, `component` and `event` of a wire object, checked.
     private static func envelope(
-        _ id: JSON?, _ component: JSON?, _ event: JSON?
+        _ id: String?, _ component: String?, _ event: String?
     ) throws(MalformedMessage) -> (String, String, String) {
-        guard let id = id?.stringValue else { throw MalformedMessage(reason: "message has no string \"id\"") }
-        guard let component = component?.stringValue, !component.isEmpty else {
+        guard let id else { throw MalformedMessage(reason: "message has no string \"id\"") }
+        guard let component, !component.isEmpty else {
             throw MalformedMessage(reason: "message \(id) has no string \"component\"")
         }
-        guard let event = event?.stringValue else {
+        guard let event else {
             throw MalformedMessage(reason: "message \(id) has no string \"event\"")
         }
         return (id, component, event)
@@ -192,7 +192,8 @@ extension Message {
 
     package init(wire: JSON) throws(MalformedMessage) {
         guard case .object(let fields) = wire else { throw MalformedMessage(reason: "message is not a JSON object") }
-        let (id, component, event) = try Self.envelope(fields["id"], fields["component"], fields["event"])
+        let (id, component, event) = try Self.envelope(
+            fields["id"]?.stringValue, fields["component"]?.stringValue, fields["event"]?.stringValue)
         let data: JSON
         switch fields["data"] {
         case nil, .null?: data = .object([:])
