@@ -252,26 +252,17 @@ private struct Parser {
     }
 
     mutating func parseObject() throws(JSONParseError) -> JSON {
-        var members: [(key: String, value: JSON)] = []
-        members.reserveCapacity(8)
-        if try opensEmpty("}") { return object(members) }
-        while true {
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
-            index += 1
-            skipWhitespace()
-            if depth == 1, let captureKey, key == captureKey {
-                let start = index
-                members.append((key, try parseValue()))
-                captured = start..<index
-            } else {
-                members.append((key, try parseValue()))
+        var fields: [(key: String, value: JSON)] = []
+        fields.reserveCapacity(8)
+        try members { parser, name throws(JSONParseError) in
+            let key = parser.string(of: name)
+            let start = parser.index
+            fields.append((key, try parser.parseValue()))
+            if parser.depth == 1, let captureKey = parser.captureKey, key == captureKey {
+                parser.captured = start..<parser.index
             }
-            if try closes("}") { return object(members) }
         }
+        return object(fields)
     }
 
     mutating func parseArray() throws(JSONParseError) -> JSON {
@@ -345,6 +336,14 @@ private struct Parser {
         guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return .decoded(try parseString()) }
         index = end + 1
         return .raw(start..<end)
+    }
+
+    /// A member name as a string.
+    func string(of key: Key) -> String {
+        switch key {
+        case .raw(let range): String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        case .decoded(let text): text
+        }
     }
 
     /// Whether `key` is `name`.
