@@ -2,6 +2,26 @@
 // Strada for Linux: native controls driven by your web app, on WebKitGTK, with components as dlopen plugins.
 import PackageDescription
 
+#if os(Linux)
+import Foundation
+#endif
+
+/// Start-up: the dynamic loader resolves each symbol relocation by walking the loaded libraries in order, and
+/// one of WebKit's ~200 dependencies on Debian, its speech voice `libflite_cmu_time_awb`, binds 31,000
+/// references to its own symbols from ~70 libraries down that list. The host names it among its own
+/// libraries, so it is loaded ~35th and each walk is half as long: `strada-host --help` takes 78 → 67 ms of
+/// CPU, nearly all of it the loader's. Named only where the file is.
+let earlyLibraries: [LinkerSetting] = {
+    #if os(Linux)
+    let folders = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib"]
+    let voices = folders.map { $0 + "/libflite_cmu_time_awb.so.1" }
+    guard let voice = voices.first(where: { FileManager.default.fileExists(atPath: $0) }) else { return [] }
+    return [.unsafeFlags(["-Xlinker", "--no-as-needed", "-Xlinker", voice])]
+    #else
+    return []
+    #endif
+}()
+
 let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("InternalImportsByDefault"),
@@ -103,7 +123,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strictSwift
+            swiftSettings: strictSwift,
+            linkerSettings: earlyLibraries
         ),
     ]
         + firstPartyPlugins.map { name in
