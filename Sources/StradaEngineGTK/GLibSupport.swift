@@ -192,7 +192,11 @@ package enum Display {
         if withoutGL { setenv("GDK_DEBUG", "gl-disable", 1) }
         // GDK reads GDK_DEBUG once, here; processes the host starts do not inherit it.
         defer { if withoutGL { unsetenv("GDK_DEBUG") } }
-        return gtk_init_check() != 0
+        guard gtk_init_check() != 0 else { return false }
+        // libadwaita's stylesheet replaces GTK's default theme: set up before the first widget, GTK does not
+        // parse and apply its own theme first (the window's controls call it again: once is enough).
+        adw_init()
+        return true
     }
 
     /// The first DRM render node (`/dev/dri/renderD128`, …), or `/dev/null` on a machine without one.
