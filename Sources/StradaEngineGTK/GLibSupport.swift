@@ -192,6 +192,12 @@ package enum Display {
         if withoutGL { setenv("GDK_DEBUG", "gl-disable", 1) }
         // GDK reads GDK_DEBUG once, here; processes the host starts do not inherit it.
         defer { if withoutGL { unsetenv("GDK_DEBUG") } }
+        // Without a session bus, GTK and libadwaita would each try to autolaunch one while they start
+        // (`dbus-launch`: a fork of the host, to fail); they look for it only here, and find none either way.
+        // Only for this call: WebKit would otherwise proxy the made-up address into its sandbox.
+        let withoutBus = !DesktopApplication.sessionBusReachable && environment["DBUS_SESSION_BUS_ADDRESS"] == nil
+        if withoutBus { setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 1) }
+        defer { if withoutBus { unsetenv("DBUS_SESSION_BUS_ADDRESS") } }
         guard gtk_init_check() != 0 else { return false }
         // libadwaita's stylesheet replaces GTK's default theme: set up before the first widget, GTK does not
         // parse and apply its own theme first (the window's controls call it again: once is enough).
