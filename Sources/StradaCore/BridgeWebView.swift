@@ -19,8 +19,16 @@ extension BridgeWebView {
 
     /// `window.nativeBridge.replyWithJSON("[…]")`: the call ``deliverReplies(_:completion:)`` makes, as script.
     public static func replyScript(_ replies: [String]) -> String {
-        let array = "[" + replies.joined(separator: ",") + "]"
-        return "window.nativeBridge.replyWithJSON(" + JSON.string(array).serialized() + ")"
+        // Written in one pass into one buffer (joining, quoting and concatenating made three more copies).
+        var out: [UInt8] = []
+        out.reserveCapacity(replies.reduce(40 + replies.count) { $0 + $1.utf8.count + $1.utf8.count / 8 })
+        out.append(contentsOf: #"window.nativeBridge.replyWithJSON("["#.utf8)
+        for (index, reply) in replies.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            JSON.writeStringContents(reply, to: &out)
+        }
+        out.append(contentsOf: #"]")"#.utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

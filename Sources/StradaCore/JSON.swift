@@ -678,8 +678,15 @@ extension JSON {
     /// Writes `value` as a JSON string literal. U+2028/U+2029 are escaped too, so the output is also a valid
     /// JavaScript literal (it is spliced into evaluated script). Runs of plain bytes are copied at once.
     static func writeString(_ value: String, to out: inout [UInt8]) {
-        var value = value
         out.append(UInt8(ascii: "\""))
+        writeStringContents(value, to: &out)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// What goes between a JSON string's quotes for `value`: `"`, `\`, control characters and U+2028/U+2029
+    /// escaped (the last two so the text is also a valid JavaScript string literal in any engine).
+    package static func writeStringContents(_ value: String, to out: inout [UInt8]) {
+        var value = value
         value.withUTF8 { bytes in
             let count = bytes.count
             var runStart = 0
@@ -717,7 +724,6 @@ extension JSON {
             }
             if count > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<count])) }
         }
-        out.append(UInt8(ascii: "\""))
     }
 }
 

@@ -102,6 +102,21 @@ struct BridgeBatchingTests {
             + #""metadata":{"url":"https://app.test/"}}}"#
     }
 
+    /// The reply script's one argument is a JavaScript (and JSON) string literal holding the JSON array of the
+    /// replies exactly: quotes, backslashes, control characters, U+2028/U+2029 and non-ASCII text included.
+    @Test func theReplyScriptQuotesTheRepliesArrayExactly() throws {
+        let replies = [
+            #"{"id":"1","data":{"t":"a \"q\" \\ b"}}"#, "{\"t\":\"\u{2028}\u{2029} é 😀 </script>\"}",
+            "{\"c\":\"\u{01}\t\n\"}",
+        ]
+        let script = InMemoryWebView.replyScript(replies)
+        let prefix = "window.nativeBridge.replyWithJSON(", suffix = ")"
+        #expect(script.hasPrefix(prefix) && script.hasSuffix(suffix))
+        let literal = String(script.dropFirst(prefix.count).dropLast(suffix.count))
+        #expect(!literal.contains("\u{2028}") && !literal.contains("\n"))
+        #expect(try JSON(parsing: literal) == .string("[" + replies.joined(separator: ",") + "]"))
+    }
+
     @Test func aBatchIsHandledInOrderAndItsRepliesGoToThePageInOneCallInOrder() throws {
         let harness = BridgeHarness(components: [EchoingComponent.self], url: Self.url)
         harness.clear()
