@@ -54,6 +54,26 @@ struct FaultyPluginTests {
         #expect(try await host.waitForExit() == 0)
     }
 
+    /// A host that dies without closing anything (SIGKILL) leaves no worker behind, also after a restart
+    /// (a worker started later may hold the others' input pipes open, so they never see it end).
+    @Test func underIsolationNoWorkerOutlivesAKilledHost() async throws {
+        let host = try HostProcess(page: Self.page("crash"), arguments: ["--plugins", try Self.plugins(), "--isolate"])
+        try await host.waitFor("plugin.restarted")
+        let workers = host.descendants(named: "strada-host")
+        try #require(!workers.isEmpty, "no plugin worker found under the host")
+        kill(host.pid, SIGKILL)
+        func alive(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.range(of: ")", options: .backwards)
+            else { return false }
+            return !stat[close.upperBound...].hasPrefix(" Z")  // a zombie has ended
+        }
+        let deadline = Date().addingTimeInterval(15)
+        while workers.contains(where: alive) && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(workers.filter(alive).isEmpty, "workers still running after the host was killed: \(workers)")
+        for worker in workers where alive(worker) { kill(worker, SIGKILL) }
+    }
+
     @Test func underIsolationAHangingPluginIsKilledAndRestarted() async throws {
         let host = try HostProcess(page: Self.page("hang"), arguments: ["--plugins", try Self.plugins(), "--isolate"])
         let crashed = try await host.waitFor("plugin.crashed", timeout: 20)

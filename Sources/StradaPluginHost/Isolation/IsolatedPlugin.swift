@@ -85,6 +85,8 @@ public final class IsolatedPlugin {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         // The worker's plugins see the host's codec settings, as in-process plugins do.
         environment[PluginWorker.codecEnvironmentKey] = Strada.config.codec.json
+        // The worker ends itself once this process is gone (see PluginWorker.watchHost).
+        environment[PluginWorker.hostEnvironmentKey] = String(getpid())
         process.environment = environment
         let toWorker = Pipe(), fromWorker = Pipe()
         process.standardInput = toWorker

@@ -19,6 +19,8 @@ public final class PluginWorker {
     /// Loads `file` and says hello, or prints the error and exits 1.
     /// The environment variable the host passes its codec settings to the worker in (JSON).
     nonisolated static let codecEnvironmentKey = "STRADA_WORKER_CODEC"
+    /// The environment variable holding the host's process id.
+    nonisolated static let hostEnvironmentKey = "STRADA_WORKER_HOST"
 
     nonisolated public static func run(file: String, logger: Logger) -> Never {
         if let codec = ProcessInfo.processInfo.environment[codecEnvironmentKey] {
@@ -35,6 +37,7 @@ public final class PluginWorker {
                         id: plugin.id, version: plugin.version, abi: plugin.abi, components: plugin.componentNames))
                 let worker = PluginWorker(descriptor: plugin.descriptor)
                 worker.start()
+                worker.watchHost()
                 keepAlive = worker
             }
         }
@@ -55,6 +58,21 @@ public final class PluginWorker {
         source.resume()
         self.source = source
     }
+
+    /// Ends the worker when the host is gone. Its stdin reaching end of file says so only when no other
+    /// process holds the pipe's write end, and a child the host started later may have inherited it: seen
+    /// after test runs, workers orphaned for hours. Checked once a second: the parent is no longer the host.
+    private func watchHost() {
+        guard let value = ProcessInfo.processInfo.environment[Self.hostEnvironmentKey], let host = pid_t(value)
+        else { return }
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now(), repeating: 1)
+        timer.setEventHandler { if getppid() != host { exit(0) } }
+        timer.resume()
+        hostWatch = timer
+    }
+
+    private var hostWatch: (any DispatchSourceTimer)?
 
     private func readInput() {
         var buffer = [UInt8](repeating: 0, count: 65536)
