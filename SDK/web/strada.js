@@ -134,8 +134,8 @@
    * `<html data-controller-optout-linux>` opts every component out on Linux; with a value, only the listed
    * identifiers (`bridge--form`) or component names (`form`).
    */
-  function pageOptsOut(identifier, component) {
-    var platform = currentPlatform();
+  function pageOptsOut(identifier, component, knownPlatform) {
+    var platform = knownPlatform || currentPlatform();
     if (!platform) return false;
     var name = "data-controller-optout-" + platform;
     if (!html.hasAttribute(name)) return false;
@@ -144,10 +144,11 @@
   }
 
   /** Upstream's per-element opt-out: `data-controller-optout-linux="bridge--form"` on the controller element. */
-  function elementOptsOut(element, identifier) {
-    var platform = currentPlatform();
+  function elementOptsOut(element, identifier, knownPlatform) {
+    var platform = knownPlatform || currentPlatform();
     if (!platform || !element) return false;
-    return tokens(element.getAttribute("data-controller-optout-" + platform)).indexOf(identifier) !== -1;
+    var listed = element.getAttribute("data-controller-optout-" + platform);
+    return listed !== null && tokens(listed).indexOf(identifier) !== -1;
   }
 
   function activeBridge() {
@@ -268,7 +269,10 @@
 
       /** `data-controller-optout-linux="<identifier>"` on the element, or the page-wide opt-out. */
       get platformOptingOut() {
-        return elementOptsOut(this.element, this.identifier) || pageOptsOut(this.identifier, this.component);
+        // Read on every send: the platform once, and an attribute's token list only when it is there.
+        var platform = currentPlatform();
+        if (!platform) return false;
+        return elementOptsOut(this.element, this.identifier, platform) || pageOptsOut(this.identifier, this.component, platform);
       }
 
       get enabled() {
