@@ -107,7 +107,9 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
     }
 
     func replyFromPlugin(json: String) -> strada_status {
-        if let lastForwarded, lastForwarded.wire == json { return send(lastForwarded.message) }
+        // The worker's replies (--isolate) arrive as text: the same unchanged-text check as in-process ones.
+        var json = json
+        if let status = json.withUTF8({ replyFromPluginUnchanged(UnsafeRawBufferPointer($0)) }) { return status }
         let message: Message
         do {
             message = try Message(wireText: json)
