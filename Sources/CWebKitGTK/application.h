@@ -43,20 +43,6 @@ static inline GApplication *strada_application_new(
     return application;
 }
 
-/// Whether a session bus is there to register on: its address in the environment, or the per-user bus socket
-/// ($XDG_RUNTIME_DIR/bus). Without either, registering would make GLib try to launch a bus (`dbus-launch`,
-/// 60–70 ms of failed attempts on a machine without one) before going on alone.
-static inline gboolean strada_session_bus_reachable(void) {
-    const char *address = g_getenv("DBUS_SESSION_BUS_ADDRESS");
-    if (address && *address) return TRUE;
-    const char *runtime = g_getenv("XDG_RUNTIME_DIR");
-    if (!runtime || !*runtime) return FALSE;
-    char *socket = g_build_filename(runtime, "bus", NULL);
-    gboolean found = g_file_test(socket, G_FILE_TEST_EXISTS);
-    g_free(socket);
-    return found;
-}
-
 /// Registers on the session bus: 0 primary (or no bus: on its own), 1 another instance has the id, -1 failed
 /// (`*message` says why; free it with g_free).
 static inline int strada_application_register(GApplication *application, char **message) {

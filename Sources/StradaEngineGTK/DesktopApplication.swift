@@ -34,9 +34,6 @@ package final class DesktopApplication {
         set { handlers.activate = newValue }
     }
 
-    /// Whether there is a session bus to register on (its address is set, or the user's bus socket exists).
-    package static var sessionBusReachable: Bool { strada_session_bus_reachable() != 0 }
-
     /// An application for `id` (reverse-DNS), not registered yet.
     package init(id: String) {
         application = strada_application_new(

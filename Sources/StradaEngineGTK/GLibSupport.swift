@@ -195,7 +195,7 @@ package enum Display {
         // Without a session bus, GTK and libadwaita would each try to autolaunch one while they start
         // (`dbus-launch`: a fork of the host, to fail); they look for it only here, and find none either way.
         // Only for this call: WebKit would otherwise proxy the made-up address into its sandbox.
-        let withoutBus = !DesktopApplication.sessionBusReachable && environment["DBUS_SESSION_BUS_ADDRESS"] == nil
+        let withoutBus = !SessionBus.reachable && getenv("DBUS_SESSION_BUS_ADDRESS") == nil
         if withoutBus { setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 1) }
         defer { if withoutBus { unsetenv("DBUS_SESSION_BUS_ADDRESS") } }
         guard gtk_init_check() != 0 else { return false }

@@ -32,7 +32,7 @@ public final class HostSession {
     public init(
         configuration: HostConfiguration, launcher: PluginProcessLauncher, output: HostOutput, logger: Logger
     ) throws(HostError) {
-        guard Display.open() else { throw .noDisplay }
+        try Self.openDisplay(logger: logger)
         StartupTimeline.mark("display")
         self.configuration = configuration
         self.launcher = launcher
@@ -410,9 +410,9 @@ public final class HostSession {
         -> Bool
     {
         guard !configuration.ephemeral else { return false }
-        guard Display.open() else { throw .noDisplay }
+        try openDisplay(logger: logger)
         StartupTimeline.mark("display")
-        guard DesktopApplication.sessionBusReachable else {
+        guard SessionBus.reachable else {
             logger.debug("no session bus: \(configuration.appID) runs on its own")
             return false
         }
@@ -430,6 +430,33 @@ public final class HostSession {
             Self.application = application
         }
         return false
+    }
+
+    /// Whether the session bus address was checked (once a process, before GTK and WebKit first read it).
+    private static var busAddressSettled = false
+
+    /// Opens the display; the first time, first makes the session bus address safe for WebKit (see
+    /// ``SessionBus``) and says so when it had to drop a stale one.
+    private static func openDisplay(logger: Logger) throws(HostError) {
+        if !busAddressSettled {
+            busAddressSettled = true
+            switch SessionBus.settleAddress() {
+            case .kept:
+                break
+            case .narrowed(let list):
+                logger.debug("DBUS_SESSION_BUS_ADDRESS \(list) narrowed to its first usable entry for WebKit's sandbox")
+            case .dropped(let paths):
+                let without =
+                    SessionBus.reachable
+                    ? "going on with the user's bus \(SessionBus.userBus ?? "")"
+                    : "going on without a session bus (one instance per app and notifications are off)"
+                let named = paths.map { "unix:path=\($0)" }.joined(separator: ", ")
+                let exist = paths.count == 1 ? "does not exist" : "do not exist"
+                logger.warning(
+                    "DBUS_SESSION_BUS_ADDRESS names \(named), which \(exist); \(without). Unset it or start a bus")
+            }
+        }
+        guard Display.open() else { throw .noDisplay }
     }
 
     /// A later launch of the app asked for `url`: the window visits it (a new main stack, as `navigate`).

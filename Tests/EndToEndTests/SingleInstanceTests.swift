@@ -69,6 +69,25 @@ struct SingleInstanceTests {
         }
     }
 
+    /// A bus address left from a session that is gone: WebKit's sandbox cannot proxy a socket that is not there
+    /// (it used to end the host, SIGTRAP). The host drops the address with one warning and starts, on its own.
+    @Test func aBusAddressWhoseSocketIsGoneIsDroppedWithOneWarning() async throws {
+        let gone = try TemporaryDirectory.make("bus") + "/gone/bus"
+        var environment = try Self.home()
+        environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=\(gone),guid=0123456789abcdef"
+        let host = try HostProcess(
+            page: Self.first, arguments: ["--app-id", "com.example.Stale"], environment: environment,
+            ephemeral: false)
+        try await host.waitFor("host.ready")
+        // The page loaded: the web process (the one WebKit's sandbox would proxy the bus into) runs.
+        try await host.waitFor("page.finished")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0, "stderr: \(host.standardError)")
+        let warnings = host.standardError.split(separator: "\n").filter { $0.contains("DBUS_SESSION_BUS_ADDRESS") }
+        #expect(warnings.count == 1, "stderr: \(host.standardError)")
+        #expect(warnings.first?.contains("names unix:path=\(gone), which does not exist") == true)
+    }
+
     /// The width and height of a PNG file (its IHDR chunk).
     static func pictureSize(_ path: String) throws -> (Int, Int) {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
