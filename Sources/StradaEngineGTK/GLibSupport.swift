@@ -198,11 +198,34 @@ package enum Display {
         let withoutBus = !SessionBus.reachable && getenv("DBUS_SESSION_BUS_ADDRESS") == nil
         if withoutBus { setenv("DBUS_SESSION_BUS_ADDRESS", "disabled:", 1) }
         defer { if withoutBus { unsetenv("DBUS_SESSION_BUS_ADDRESS") } }
-        guard gtk_init_check() != 0 else { return false }
+        guard gtk_init_check() != 0 || reopen() else { return false }
         // libadwaita's stylesheet replaces GTK's default theme: set up before the first widget, GTK does not
         // parse and apply its own theme first (the window's controls call it again: once is enough).
         adw_init()
         return true
+    }
+
+    /// Whether the display opened only on a second try (see ``open()``).
+    @MainActor package private(set) static var openedOnSecondTry = false
+
+    /// The display named in the environment (`WAYLAND_DISPLAY`, else `DISPLAY`), `nil` when none is.
+    package static var name: String? {
+        for variable in ["WAYLAND_DISPLAY", "DISPLAY"] {
+            if let value = getenv(variable), value.pointee != 0 { return String(cString: value) }
+        }
+        return nil
+    }
+
+    /// GTK could not open the X display `DISPLAY` names: one more try, after 100 ms. An X server resets when its
+    /// last client leaves (unless started with `-noreset`, which `xvfb-run` does not do) and drops every client
+    /// still setting up its connection then: a client that connects just as the last one leaves (a previous
+    /// run's web process, which leaves after its host) loses its connection, and the next one waits for the
+    /// reset and goes through. The display opened here becomes GTK's default, as gtk_init_check()'s would have.
+    @MainActor private static func reopen() -> Bool {
+        guard let display = getenv("DISPLAY"), display.pointee != 0 else { return false }
+        usleep(100_000)
+        openedOnSecondTry = gdk_display_open(nil) != nil
+        return openedOnSecondTry
     }
 
     /// The first DRM render node (`/dev/dri/renderD128`, …), or `/dev/null` on a machine without one.

@@ -86,4 +86,11 @@ public struct HostError: Error, CustomStringConvertible, Sendable {
     /// There is no display to open a window on.
     public static let noDisplay = HostError(
         description: "cannot open a display; run under `xvfb-run -a` when there is none")
+
+    /// The display the environment names (`DISPLAY` or `WAYLAND_DISPLAY`) could not be opened, twice.
+    public static func displayUnreachable(_ name: String) -> HostError {
+        HostError(
+            description: "cannot open display \(name): its server is not running or refused the connection; "
+                + "check DISPLAY and XAUTHORITY, or unset DISPLAY and run under `xvfb-run -a`")
+    }
 }

@@ -28,7 +28,8 @@ public final class HostSession {
     private var watcher: DirectoryWatcher?
     private var recentCrashes: [Date] = []
 
-    /// Opens the display and builds the session. Throws ``HostError/noDisplay`` when there is no display.
+    /// Opens the display and builds the session. Throws ``HostError/noDisplay`` when there is no display, and
+    /// ``HostError/displayUnreachable(_:)`` when the one the environment names cannot be opened.
     public init(
         configuration: HostConfiguration, launcher: PluginProcessLauncher, output: HostOutput, logger: Logger
     ) throws(HostError) {
@@ -432,31 +433,37 @@ public final class HostSession {
         return false
     }
 
-    /// Whether the session bus address was checked (once a process, before GTK and WebKit first read it).
-    private static var busAddressSettled = false
+    /// Whether the display is open (once a process).
+    private static var displayOpen = false
 
-    /// Opens the display; the first time, first makes the session bus address safe for WebKit (see
-    /// ``SessionBus``) and says so when it had to drop a stale one.
+    /// Opens the display, once a process. First makes the session bus address safe for WebKit (see
+    /// ``SessionBus``), and says so when it had to drop a stale one.
     private static func openDisplay(logger: Logger) throws(HostError) {
-        if !busAddressSettled {
-            busAddressSettled = true
-            switch SessionBus.settleAddress() {
-            case .kept:
-                break
-            case .narrowed(let list):
-                logger.debug("DBUS_SESSION_BUS_ADDRESS \(list) narrowed to its first usable entry for WebKit's sandbox")
-            case .dropped(let paths):
-                let without =
-                    SessionBus.reachable
-                    ? "going on with the user's bus \(SessionBus.userBus ?? "")"
-                    : "going on without a session bus (one instance per app and notifications are off)"
-                let named = paths.map { "unix:path=\($0)" }.joined(separator: ", ")
-                let exist = paths.count == 1 ? "does not exist" : "do not exist"
-                logger.warning(
-                    "DBUS_SESSION_BUS_ADDRESS names \(named), which \(exist); \(without). Unset it or start a bus")
-            }
+        guard !displayOpen else { return }
+        switch SessionBus.settleAddress() {
+        case .kept:
+            break
+        case .narrowed(let list):
+            logger.debug("DBUS_SESSION_BUS_ADDRESS \(list) narrowed to its first usable entry for WebKit's sandbox")
+        case .dropped(let paths):
+            let without =
+                SessionBus.reachable
+                ? "going on with the user's bus \(SessionBus.userBus ?? "")"
+                : "going on without a session bus (one instance per app and notifications are off)"
+            let named = paths.map { "unix:path=\($0)" }.joined(separator: ", ")
+            let exist = paths.count == 1 ? "does not exist" : "do not exist"
+            logger.warning(
+                "DBUS_SESSION_BUS_ADDRESS names \(named), which \(exist); \(without). Unset it or start a bus")
         }
-        guard Display.open() else { throw .noDisplay }
+        guard Display.open() else { throw Display.name.map(HostError.displayUnreachable) ?? .noDisplay }
+        displayOpen = true
+        if Display.openedOnSecondTry {
+            logger.info(
+                """
+                the X display dropped the first connection and took the second (an X server resetting as its last \
+                client left; Xvfb -noreset avoids it)
+                """)
+        }
     }
 
     /// A later launch of the app asked for `url`: the window visits it (a new main stack, as `navigate`).

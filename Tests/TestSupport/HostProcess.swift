@@ -28,7 +28,8 @@ public final class HostProcess: Sendable {
     }
     private let buffer = Buffer()
 
-    /// Starts `strada-host run <page> --automation <arguments>`. Wraps it in `xvfb-run -a` when there is no display.
+    /// Starts `strada-host run <page> --automation <arguments>`. Wraps it in `xvfb-run -a` when there is no display
+    /// (neither in this process's environment nor a `DISPLAY` in `environment`).
     /// `ephemeral` (the default) adds `--ephemeral`: no website data is kept, so runs never share cookies.
     /// `executable`: another `strada-host` than the one just built (an installed package's).
     public convenience init(
@@ -49,7 +50,7 @@ public final class HostProcess: Sendable {
         let host = executable ?? BuiltProducts.path("strada-host")
         let command = [host, "run"] + arguments
         let current = ProcessInfo.processInfo.environment
-        if current["DISPLAY"]?.isEmpty == false || current["WAYLAND_DISPLAY"] != nil {
+        if current["DISPLAY"]?.isEmpty == false || current["WAYLAND_DISPLAY"] != nil || environment["DISPLAY"] != nil {
             process.executableURL = URL(fileURLWithPath: host)
             process.arguments = Array(command.dropFirst())
         } else {
