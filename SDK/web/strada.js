@@ -117,7 +117,14 @@
 
   /** "linux" in our host: the attribute setAdapter writes, or the adapter's platform before it attached. */
   function currentPlatform() {
-    return html.dataset.bridgePlatform || (window.nativeBridge && window.nativeBridge.platform) || undefined;
+    return html.getAttribute("data-bridge-platform") || (window.nativeBridge && window.nativeBridge.platform) || undefined;
+  }
+
+  /** "data-controller-optout-<platform>", made once per platform (read on every send). */
+  var optOut = { platform: null, name: null };
+  function optOutAttribute(platform) {
+    if (optOut.platform !== platform) optOut = { platform: platform, name: "data-controller-optout-" + platform };
+    return optOut.name;
   }
 
   /** The names in the user agent's `bridge-components: [a b]`, or `[]`. */
@@ -137,7 +144,7 @@
   function pageOptsOut(identifier, component, knownPlatform) {
     var platform = knownPlatform || currentPlatform();
     if (!platform) return false;
-    var name = "data-controller-optout-" + platform;
+    var name = optOutAttribute(platform);
     if (!html.hasAttribute(name)) return false;
     var listed = tokens(html.getAttribute(name));
     return listed.length === 0 || listed.indexOf(identifier) !== -1 || listed.indexOf(component) !== -1;
@@ -147,7 +154,7 @@
   function elementOptsOut(element, identifier, knownPlatform) {
     var platform = knownPlatform || currentPlatform();
     if (!platform || !element) return false;
-    var listed = element.getAttribute("data-controller-optout-" + platform);
+    var listed = element.getAttribute(optOutAttribute(platform));
     return listed !== null && tokens(listed).indexOf(identifier) !== -1;
   }
 
@@ -289,12 +296,19 @@
        */
       send(event, data, callback) {
         if (this.platformOptingOut) return null;
-        // Own properties copied as own properties: Object.assign would make a "__proto__" key the prototype.
+        // Own enumerable properties copied as own properties: assigning a "__proto__" key would set the
+        // prototype instead (as Object.assign does), so that one key is defined, never assigned.
         var payload = {};
         var source = data || {};
-        Object.keys(source).forEach(function (key) {
-          Object.defineProperty(payload, key, { value: source[key], enumerable: true, writable: true, configurable: true });
-        });
+        var keys = Object.keys(source);
+        for (var i = 0; i < keys.length; i++) {
+          var key = keys[i];
+          if (key === "__proto__") {
+            Object.defineProperty(payload, key, { value: source[key], enumerable: true, writable: true, configurable: true });
+          } else {
+            payload[key] = source[key];
+          }
+        }
         payload.metadata = { url: window.location.href };
         var message = { component: this.component, event: event, data: payload, callback: callback };
         var bridge = this.bridge;
