@@ -8,14 +8,19 @@ import Glibc
 @MainActor
 public final class AutomationChannel {
     private let write: @MainActor (String) -> Void
-    private let eventPrefixes: [String]
+    /// The event names the filter lets through, worked out once: `wants` runs twice per bridge message.
+    private let wanted: Set<AutomationEvent.Name>
     private var source: (any DispatchSourceRead)?
     private var buffer: [UInt8] = []
 
     /// A channel writing each event line with `write`, for events whose name starts with one of
     /// `eventPrefixes` (`[""]`: all). Command results, `controls` and `host.*` events are always written.
     public init(eventPrefixes: [String] = [""], write: @escaping @MainActor (String) -> Void) {
-        self.eventPrefixes = eventPrefixes
+        self.wanted = Set(
+            AutomationEvent.Name.allCases.filter { name in
+                name.isAlwaysReported
+                    || eventPrefixes.contains(where: { name.rawValue.hasPrefix($0) || $0.hasPrefix(name.rawValue) })
+            })
         self.write = write
     }
 
@@ -63,8 +68,5 @@ public final class AutomationChannel {
     }
 
     /// Whether events named `name` are reported (ask before building an event on the message path).
-    public func wants(_ name: AutomationEvent.Name) -> Bool {
-        name.isAlwaysReported
-            || eventPrefixes.contains(where: { name.rawValue.hasPrefix($0) || $0.hasPrefix(name.rawValue) })
-    }
+    public func wants(_ name: AutomationEvent.Name) -> Bool { wanted.contains(name) }
 }

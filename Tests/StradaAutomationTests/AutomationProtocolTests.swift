@@ -94,6 +94,15 @@ struct AutomationProtocolTests {
                 == ["control.removed", "host.exit", "command.ok"])
     }
 
+    @MainActor @Test func aChannelKnowsWhichEventNamesItWants() {
+        let all = AutomationChannel(eventPrefixes: [""]) { _ in }
+        #expect(AutomationEvent.Name.allCases.allSatisfy { all.wants($0) })
+        let bridge = AutomationChannel(eventPrefixes: ["bridge", "page.fin"]) { _ in }
+        #expect(bridge.wants(.bridgeReceived) && bridge.wants(.bridgeSent) && bridge.wants(.pageFinished))
+        #expect(!bridge.wants(.pageCommitted) && !bridge.wants(.controlRemoved) && !bridge.wants(.benchmarkRoundtrip))
+        #expect(bridge.wants(.hostReady) && bridge.wants(.commandError) && bridge.wants(.controls))
+    }
+
     @Test(arguments: [
         WorkerMessage.ping, .pong, .create(instance: 3, component: "form"), .destroy(instance: 3),
         .receive(instance: 3, messageJSON: #"{"id":"1","component":"form","event":"connect","data":{"a":[1,2]}}"#),
