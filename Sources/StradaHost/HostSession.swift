@@ -602,9 +602,17 @@ extension HostSession {
     /// components at "ready"; trace lines; automation events), control changes, and where navigations go.
     private func wire(_ window: BrowserWindow, to navigator: Navigator) {
         let channel = automation, trace = configuration.trace, output = output
+        // Asked once: every message and every reply comes through here.
+        let reportsReceived = trace || channel?.wants(.bridgeReceived) == true
+        let reportsSent = trace || channel?.wants(.bridgeSent) == true
         window.bridge.observer = { [weak navigator] traffic in
+            switch traffic {
+            case .received: guard reportsReceived else { return }
+            case .sent: guard reportsSent else { return }
             // A fresh document: the navigator renews stale components before the bridge answers "ready".
-            if case .ready = traffic { navigator?.bridgeReady() }
+            case .ready: navigator?.bridgeReady()
+            default: break
+            }
             if trace { output.trace(Trace.line(for: traffic)) }
             guard let channel, channel.wants(AutomationEvent.name(of: traffic)) else { return }
             channel.emit(AutomationEvent(traffic))
