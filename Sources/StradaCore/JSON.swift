@@ -144,36 +144,33 @@ extension JSON {
             var elements: [String] = []
             var depth = 0
             var start = index
-            var inString = false
             while index < bytes.count {
-                let byte = bytes[index]
-                if inString {
-                    if byte == UInt8(ascii: "\\") {
-                        index += 1
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = false
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    // A string, read in a tight loop up to its closing quote (most of a message's bytes).
+                    index += 1
+                    while index < bytes.count {
+                        let inner = bytes[index]
+                        if inner == UInt8(ascii: "\"") { break }
+                        index += inner == UInt8(ascii: "\\") ? 2 : 1
                     }
-                } else {
-                    switch byte {
-                    case UInt8(ascii: "\""): inString = true
-                    case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
-                    case UInt8(ascii: "}"): depth -= 1
-                    case UInt8(ascii: "]") where depth == 0:
-                        let last = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                        index += 1
-                        while index < bytes.count, isSpace(bytes[index]) { index += 1 }
-                        guard index == bytes.count else { return nil }
-                        if !elements.isEmpty || last.utf8.contains(where: { !isSpace($0) }) { elements.append(last) }
-                        return elements
-                    case UInt8(ascii: "]"): depth -= 1
-                    case UInt8(ascii: ",") where depth == 0:
-                        elements.append(
-                            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
-                        start = index + 1
-                    default: break
-                    }
-                    if depth < 0 { return nil }
+                case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+                case UInt8(ascii: "}"): depth -= 1
+                case UInt8(ascii: "]") where depth == 0:
+                    let last = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                    index += 1
+                    while index < bytes.count, isSpace(bytes[index]) { index += 1 }
+                    guard index == bytes.count else { return nil }
+                    if !elements.isEmpty || last.utf8.contains(where: { !isSpace($0) }) { elements.append(last) }
+                    return elements
+                case UInt8(ascii: "]"): depth -= 1
+                case UInt8(ascii: ",") where depth == 0:
+                    elements.append(
+                        String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                    start = index + 1
+                default: break
                 }
+                if depth < 0 { return nil }
                 index += 1
             }
             return nil

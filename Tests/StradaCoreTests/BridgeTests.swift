@@ -154,6 +154,9 @@ struct BridgeBatchingTests {
 
     @Test func arrayElementsKeepEachElementsTextAndIgnoreCommasInStringsAndNesting() {
         #expect(JSON.arrayElements(#" [ {"a":"x,]\"y"} , [1,2] ,"s"] "#) == [#" {"a":"x,]\"y"} "#, " [1,2] ", #""s""#])
+        #expect(JSON.arrayElements(#"["a\\",{"b":"]\"},"}]"#) == [#""a\\""#, #"{"b":"]\"},"}"#])
+        #expect(JSON.arrayElements(#"["a\"]"#) == nil)
+        #expect(JSON.arrayElements(#"["unterminated"#) == nil)
         #expect(JSON.arrayElements("[]") == [])
         #expect(JSON.arrayElements("[1") == nil)
         #expect(JSON.arrayElements("{}") == nil)
