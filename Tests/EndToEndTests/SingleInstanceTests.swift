@@ -5,17 +5,35 @@ import Testing
 /// One instance per app on the session bus, and the window's size kept between runs.
 @Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct SingleInstanceTests {
-    /// A private session bus for one test (`dbus-daemon --session`), stopped when the test ends.
+    /// A private session bus for one test (the session bus's rules), stopped when the test ends; its socket is
+    /// in the test's temporary folder (a killed daemon leaves it behind).
     final class SessionBus {
         let address: String
         private let daemon = Process()
 
         init() async throws {
             // The daemon runs in the foreground with its address written to a file, polled until it is there.
-            let printed = (try TemporaryDirectory.make("bus") as NSString).appendingPathComponent("address")
+            let folder = try TemporaryDirectory.make("bus")
+            let printed = (folder as NSString).appendingPathComponent("address")
             FileManager.default.createFile(atPath: printed, contents: nil)
             daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-            daemon.arguments = ["--session", "--nofork", "--print-address=1"]
+            // The session bus's rules without its service folders: nothing is started on demand. On the standard
+            // session bus, WebKit's request for the accessibility bus starts at-spi-bus-launcher and its own
+            // dbus-daemon, which outlive this bus (left to init, still running after the test).
+            let configuration = (folder as NSString).appendingPathComponent("session.conf")
+            try """
+                <busconfig>
+                  <type>session</type>
+                  <listen>unix:dir=\(folder)</listen>
+                  <auth>EXTERNAL</auth>
+                  <policy context="default">
+                    <allow send_destination="*" eavesdrop="true"/>
+                    <allow eavesdrop="true"/>
+                    <allow own="*"/>
+                  </policy>
+                </busconfig>
+                """.write(toFile: configuration, atomically: true, encoding: .utf8)
+            daemon.arguments = ["--config-file=\(configuration)", "--nofork", "--print-address=1"]
             daemon.standardOutput = FileHandle(forWritingAtPath: printed)
             daemon.standardError = FileHandle.nullDevice
             daemon.standardInput = FileHandle.nullDevice
@@ -67,6 +85,14 @@ struct SingleInstanceTests {
             try host.send(["command": "quit"])
             #expect(try await host.waitForExit() == 0)
         }
+        // The bus starts nothing on demand: no at-spi bus, which would outlive the test.
+        let activatable = try await ProcessRunner.run(
+            "/usr/bin/dbus-send",
+            [
+                "--bus=\(bus.address)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.ListActivatableNames",
+            ])
+        #expect(activatable.status == 0 && !activatable.stdout.contains("org.a11y.Bus"), "\(activatable)")
     }
 
     /// A bus address left from a session that is gone: WebKit's sandbox cannot proxy a socket that is not there
