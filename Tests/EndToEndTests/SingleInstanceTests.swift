@@ -22,17 +22,17 @@ struct SingleInstanceTests {
             // dbus-daemon, which outlive this bus (left to init, still running after the test).
             let configuration = (folder as NSString).appendingPathComponent("session.conf")
             try """
-                <busconfig>
-                  <type>session</type>
-                  <listen>unix:dir=\(folder)</listen>
-                  <auth>EXTERNAL</auth>
-                  <policy context="default">
-                    <allow send_destination="*" eavesdrop="true"/>
-                    <allow eavesdrop="true"/>
-                    <allow own="*"/>
-                  </policy>
-                </busconfig>
-                """.write(toFile: configuration, atomically: true, encoding: .utf8)
+            <busconfig>
+              <type>session</type>
+              <listen>unix:dir=\(folder)</listen>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """.write(toFile: configuration, atomically: true, encoding: .utf8)
             daemon.arguments = ["--config-file=\(configuration)", "--nofork", "--print-address=1"]
             daemon.standardOutput = FileHandle(forWritingAtPath: printed)
             daemon.standardError = FileHandle.nullDevice
