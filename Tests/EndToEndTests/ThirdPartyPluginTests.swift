@@ -32,7 +32,7 @@ struct ThirdPartyPluginTests {
         let scratch = try TemporaryDirectory.make("swift-plugin")  // hundreds of MB, removed when the test ends
         try await ProcessRunner.check(
             "swift", ["build", "--package-path", Repository.path("Examples/swift-plugin"), "--scratch-path", scratch],
-            timeout: 900)
+            environment: SwiftBuild.environment(), timeout: 900)
         let plugin = (scratch as NSString).appendingPathComponent("debug/libGreetingPlugin.so")
         let host = try HostProcess(
             page: Repository.path("Examples/swift-plugin/index.html"),

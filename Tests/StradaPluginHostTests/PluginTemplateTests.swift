@@ -26,13 +26,16 @@ struct PluginTemplateTests {
     @Test func theSwiftTemplateBuildsADynamicLibraryAndPassesItsOwnTest() async throws {
         let project = try generate(name: "share-sheet", language: .swift)
         let scratch = (project as NSString).appendingPathComponent(".scratch")
+        let environment = try SwiftBuild.environment()
         try await ProcessRunner.check(
-            "swift", ["build", "--package-path", project, "--scratch-path", scratch], timeout: 900)
+            "swift", ["build", "--package-path", project, "--scratch-path", scratch], environment: environment,
+            timeout: 900)
         #expect(
             FileManager.default.fileExists(
                 atPath: (scratch as NSString).appendingPathComponent("debug/libShareSheetPlugin.so")))
         let output = try await ProcessRunner.check(
-            "swift", ["test", "--package-path", project, "--scratch-path", scratch], timeout: 900)
+            "swift", ["test", "--package-path", project, "--scratch-path", scratch], environment: environment,
+            timeout: 900)
         #expect(output.contains("repliesToConnectWithAGreeting"))
         #expect(output.contains("repliesToConnectWithAGreeting() passed"))
     }

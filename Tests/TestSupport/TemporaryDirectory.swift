@@ -64,3 +64,12 @@ extension Trait where Self == TemporaryDirectoryTrait {
     /// Folders from ``TemporaryDirectory/make(_:)`` in this suite or test are removed when each test case ends.
     public static var temporaryDirectories: Self { Self() }
 }
+
+/// A `swift build` or `swift test` a test runs (a package of its own).
+public enum SwiftBuild {
+    /// Its `TMPDIR`: a folder of the running test's (see ``TemporaryDirectory``). SwiftPM leaves lock files and
+    /// `TemporaryDirectory.*` folders in its temporary folder, ten or more a build, never removed.
+    public static func environment() throws -> [String: String] {
+        ["TMPDIR": try TemporaryDirectory.make("swiftpm-tmp")]
+    }
+}
