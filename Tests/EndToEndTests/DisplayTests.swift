@@ -10,27 +10,16 @@ struct DisplayTests {
     /// closed at once; stopped when released.
     final class DroppingDisplay {
         let name: String
-        private let process = Process()
+        private let process: Process
 
         init() async throws {
-            let printed = (try TemporaryDirectory.make("display") as NSString).appendingPathComponent("name")
-            FileManager.default.createFile(atPath: printed, contents: nil)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = [
-                "python3", "-u", Repository.path("Tests/EndToEndTests/Fixtures/x-display-dropping-first.py"),
-            ]
-            process.standardOutput = FileHandle(forWritingAtPath: printed)
-            process.standardError = FileHandle.nullDevice
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            var line = ""
-            let deadline = Date().addingTimeInterval(15)
-            while !line.hasSuffix("\n") && process.isRunning && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-                line = (try? String(contentsOfFile: printed, encoding: .utf8)) ?? ""
-            }
-            try #require(line.hasPrefix("DISPLAY=:") && line.hasSuffix("\n"), "the fixture printed: \(line)")
-            name = String(line.dropFirst("DISPLAY=".count).dropLast())
+            let (process, line) = try await ProcessRunner.startReadingFirstLine(
+                "/usr/bin/env",
+                ["python3", "-u", Repository.path("Tests/EndToEndTests/Fixtures/x-display-dropping-first.py")],
+                in: try TemporaryDirectory.make("display"))
+            self.process = process
+            try #require(line.hasPrefix("DISPLAY=:"), "the fixture printed: \(line)")
+            name = String(line.dropFirst("DISPLAY=".count))
         }
 
         deinit { ProcessRunner.stop(process) }

@@ -9,14 +9,11 @@ struct SingleInstanceTests {
     /// in the test's temporary folder (a killed daemon leaves it behind).
     final class SessionBus {
         let address: String
-        private let daemon = Process()
+        private let daemon: Process
 
         init() async throws {
-            // The daemon runs in the foreground with its address written to a file, polled until it is there.
+            // The daemon runs in the foreground and prints its address first.
             let folder = try TemporaryDirectory.make("bus")
-            let printed = (folder as NSString).appendingPathComponent("address")
-            FileManager.default.createFile(atPath: printed, contents: nil)
-            daemon.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
             // The session bus's rules without its service folders: nothing is started on demand. On the standard
             // session bus, WebKit's request for the accessibility bus starts at-spi-bus-launcher and its own
             // dbus-daemon, which outlive this bus (left to init, still running after the test).
@@ -33,19 +30,9 @@ struct SingleInstanceTests {
               </policy>
             </busconfig>
             """.write(toFile: configuration, atomically: true, encoding: .utf8)
-            daemon.arguments = ["--config-file=\(configuration)", "--nofork", "--print-address=1"]
-            daemon.standardOutput = FileHandle(forWritingAtPath: printed)
-            daemon.standardError = FileHandle.nullDevice
-            daemon.standardInput = FileHandle.nullDevice
-            try daemon.run()
-            var line = ""
-            let deadline = Date().addingTimeInterval(10)
-            while !line.hasSuffix("\n") && Date() < deadline {
-                try await Task.sleep(for: .milliseconds(20))
-                line = (try? String(contentsOfFile: printed, encoding: .utf8)) ?? ""
-            }
-            try #require(line.hasSuffix("\n"), "dbus-daemon printed no address")
-            address = line.trimmingCharacters(in: .whitespacesAndNewlines)
+            (daemon, address) = try await ProcessRunner.startReadingFirstLine(
+                "/usr/bin/dbus-daemon", ["--config-file=\(configuration)", "--nofork", "--print-address=1"], in: folder,
+                timeout: 10)
         }
 
         // SIGKILL: a daemon started from a test-runner thread may have inherited a blocked SIGTERM.

@@ -90,6 +90,36 @@ public enum ProcessRunner {
         while process.isRunning && Date() < deadline { usleep(10_000) }
     }
 
+    /// Starts a long-running child (a server, a daemon) that prints where to reach it as its first line, and
+    /// returns it with that line (without the newline). Its standard output goes to a file in `folder` (a pipe
+    /// nobody reads would fill up). Throws ``Failed`` when no whole line comes within `timeout` seconds (the
+    /// child is then stopped). Stop it with ``stop(_:grace:)``.
+    public static func startReadingFirstLine(
+        _ executable: String, _ arguments: [String], in folder: String, timeout: Double = 15
+    ) async throws -> (process: Process, line: String) {
+        let printed = (folder as NSString).appendingPathComponent("first-line")
+        FileManager.default.createFile(atPath: printed, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = FileHandle(forWritingAtPath: printed)
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        var text = ""
+        let deadline = Date().addingTimeInterval(timeout)
+        while !text.contains("\n") && process.isRunning && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+            text = (try? String(contentsOfFile: printed, encoding: .utf8)) ?? ""
+        }
+        guard let newline = text.firstIndex(of: "\n") else {
+            stop(process)
+            let command = ([executable] + arguments).joined(separator: " ")
+            throw Failed(command: command, output: nil, reason: "printed no whole line in \(timeout) s: \(text)")
+        }
+        return (process, String(text[..<newline]))
+    }
+
     /// A started command and the pipes it prints into.
     private final class Child {
         let process = Process()
