@@ -455,6 +455,13 @@ public final class HostSession {
             logger.warning(
                 "DBUS_SESSION_BUS_ADDRESS names \(named), which \(exist); \(without). Unset it or start a bus")
         }
+        if case .replaced(let folder, let replacement) = RuntimeFolder.settle() {
+            logger.info(
+                """
+                the runtime folder \(folder) is \(folder.utf8.count) bytes long, too long for WebKit's sandbox \
+                sockets (a socket path is at most 107 bytes): using \(replacement) (set a shorter XDG_RUNTIME_DIR)
+                """)
+        }
         guard Display.open() else { throw Display.name.map(HostError.displayUnreachable) ?? .noDisplay }
         displayOpen = true
         if Display.openedOnSecondTry {

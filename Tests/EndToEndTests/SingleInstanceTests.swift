@@ -105,6 +105,24 @@ struct SingleInstanceTests {
         #expect(warnings.first?.contains("names unix:path=\(gone), which does not exist") == true)
     }
 
+    @Test func aRuntimeFolderTooLongForWebKitsSocketsIsReplacedWithOneLine() async throws {
+        // 120 bytes: WebKit's proxy socket paths would be cut at 107 and its sandbox would end the host.
+        let long = try TemporaryDirectory.make("runtime")
+        let folder = long + "/" + String(repeating: "r", count: max(1, 119 - long.utf8.count))
+        try FileManager.default.createDirectory(
+            atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let bus = try await SessionBus()
+        var environment = try Self.home(bus: bus)
+        environment["XDG_RUNTIME_DIR"] = folder
+        let host = try HostProcess(page: Self.first, arguments: [], environment: environment)
+        try await host.waitFor("page.finished")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0, "stderr: \(host.standardError)")
+        let lines = host.standardError.split(separator: "\n").filter { $0.contains("too long for WebKit's sandbox") }
+        #expect(lines.count == 1, "stderr: \(host.standardError)")
+        #expect(lines.first?.contains("the runtime folder \(folder) is \(folder.utf8.count) bytes long") == true)
+    }
+
     /// The width and height of a PNG file (its IHDR chunk).
     static func pictureSize(_ path: String) throws -> (Int, Int) {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
