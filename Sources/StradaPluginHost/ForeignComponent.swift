@@ -8,14 +8,27 @@ import StradaCore
 @MainActor
 protocol PluginHostCalls: AnyObject {
     /// The reply's status when `json` is exactly the text last forwarded to the plugin (sent as it was);
-    /// `nil` otherwise, and the reply goes through ``replyFromPlugin(json:)``.
+    /// `nil` otherwise, and the reply goes through ``replyFromPlugin(json:)``. Callers use
+    /// ``takeReply(_:text:)``, which asks both in turn.
     func replyFromPluginUnchanged(_ json: UnsafeRawBufferPointer) -> strada_status?
+    /// A reply that is not the text last forwarded: checked, parsed and sent.
     func replyFromPlugin(json: String) -> strada_status
     func replyFromPlugin(toEvent event: String, dataJSON: String) -> strada_status
     func setButton(_ button: HeaderButton) -> strada_status
     func removeButton(id: String) -> strada_status
     func showControl(id: String, specJSON: String) -> strada_status
     func removeControl(id: String) -> strada_status
+}
+
+extension PluginHostCalls {
+    /// A plugin's reply, as its bytes: the message last forwarded when they are its text exactly (a component
+    /// answering with what it was handed: no checking or parsing), else `text()` (`nil`: not valid UTF-8)
+    /// parsed and sent. The one way replies come in, from the host table and from a worker alike.
+    func takeReply(_ bytes: UnsafeRawBufferPointer, text: () -> String?) -> strada_status {
+        if let status = replyFromPluginUnchanged(bytes) { return status }
+        guard let text = text() else { return STRADA_ERR_INVALID_ARGUMENT }
+        return replyFromPlugin(json: text)
+    }
 }
 
 /// The host-side stand-in for a component that lives outside the host's Swift world — in a plugin loaded
@@ -107,9 +120,6 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
     }
 
     func replyFromPlugin(json: String) -> strada_status {
-        // The worker's replies (--isolate) arrive as text: the same unchanged-text check as in-process ones.
-        var json = json
-        if let status = json.withUTF8({ replyFromPluginUnchanged(UnsafeRawBufferPointer($0)) }) { return status }
         let message: Message
         do {
             message = try Message(wireText: json)

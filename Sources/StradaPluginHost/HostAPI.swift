@@ -116,18 +116,11 @@ enum HostAPI {
     private static let reply:
         @convention(c) (UnsafePointer<strada_host_api_v1>?, OpaquePointer?, strada_string) -> strada_status = {
             _, handle, json in
-            // A component answering with the message it was handed (upstream's replyTo) sends back the very
-            // bytes the host forwarded: recognised by comparing them, before any checking or copying.
-            if MainThread.isCurrent, let handle, let data = json.data {
-                let (slot, address, length) = (key(handle), UInt(bitPattern: data), Int(json.length))
-                let status = MainActor.assumeIsolated {
-                    instances[slot]?.replyFromPluginUnchanged(
-                        UnsafeRawBufferPointer(start: UnsafeRawPointer(bitPattern: address), count: length))
-                }
-                if let status { return status }
+            // Main thread only (withInstance checks): the plugin's bytes stay valid for the whole call.
+            nonisolated(unsafe) let json = json
+            return withInstance(handle) { component in
+                component.takeReply(UnsafeRawBufferPointer(start: json.data, count: Int(json.length))) { json.string }
             }
-            guard let text = json.string else { return STRADA_ERR_INVALID_ARGUMENT }
-            return withInstance(handle) { component in component.replyFromPlugin(json: text) }
         }
 
     private static let replyToEvent:

@@ -181,7 +181,9 @@ public final class IsolatedPlugin {
         case .pong:
             lastPong = Date()
             awaitingPong = false
-        case .reply(let instance, let json): _ = components[instance]?.replyFromPlugin(json: json)
+        case .reply(let instance, let json):
+            var bytes = json
+            _ = bytes.withUTF8 { components[instance]?.takeReply(UnsafeRawBufferPointer($0)) { json } }
         case .replyToEvent(let instance, let event, let data):
             _ = components[instance]?.replyFromPlugin(toEvent: event, dataJSON: data)
         case .setButton(let instance, let button): _ = components[instance]?.setButton(HeaderButton(json: button))
