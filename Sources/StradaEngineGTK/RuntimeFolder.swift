@@ -53,8 +53,7 @@ package enum RuntimeFolder {
         guard let folder = effective(environment), tooLong(folder), let replacement = shortFolder() else {
             return .kept
         }
-        let userBus = folder + "/bus"
-        if (environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty, environment["XDG_RUNTIME_DIR"] == folder,
+        if (environment["DBUS_SESSION_BUS_ADDRESS"] ?? "").isEmpty, let userBus = SessionBus.userBus,
             access(userBus, F_OK) == 0
         {
             setenv("DBUS_SESSION_BUS_ADDRESS", "unix:path=" + userBus, 1)
