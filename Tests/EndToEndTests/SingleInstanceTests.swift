@@ -86,6 +86,16 @@ struct SingleInstanceTests {
         #expect(activatable.status == 0 && !activatable.stdout.contains("org.a11y.Bus"), "\(activatable)")
     }
 
+    /// Waits for the page to load, quits, expects exit 0 and exactly one stderr line containing `text`; returns it.
+    static func quitAfterLoading(_ host: HostProcess, linesContaining text: String) async throws -> [Substring] {
+        try await host.waitFor("page.finished")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0, "stderr: \(host.standardError)")
+        let lines = host.standardError.split(separator: "\n").filter { $0.contains(text) }
+        #expect(lines.count == 1, "stderr: \(host.standardError)")
+        return lines
+    }
+
     /// A bus address left from a session that is gone: WebKit's sandbox cannot proxy a socket that is not there
     /// (it used to end the host, SIGTRAP). The host drops the address with one warning and starts, on its own.
     @Test func aBusAddressWhoseSocketIsGoneIsDroppedWithOneWarning() async throws {
@@ -97,11 +107,7 @@ struct SingleInstanceTests {
             ephemeral: false)
         try await host.waitFor("host.ready")
         // The page loaded: the web process (the one WebKit's sandbox would proxy the bus into) runs.
-        try await host.waitFor("page.finished")
-        try host.send(["command": "quit"])
-        #expect(try await host.waitForExit() == 0, "stderr: \(host.standardError)")
-        let warnings = host.standardError.split(separator: "\n").filter { $0.contains("DBUS_SESSION_BUS_ADDRESS") }
-        #expect(warnings.count == 1, "stderr: \(host.standardError)")
+        let warnings = try await Self.quitAfterLoading(host, linesContaining: "DBUS_SESSION_BUS_ADDRESS")
         #expect(warnings.first?.contains("names unix:path=\(gone), which does not exist") == true)
     }
 
@@ -115,11 +121,7 @@ struct SingleInstanceTests {
         var environment = try Self.home(bus: bus)
         environment["XDG_RUNTIME_DIR"] = folder
         let host = try HostProcess(page: Self.first, arguments: [], environment: environment)
-        try await host.waitFor("page.finished")
-        try host.send(["command": "quit"])
-        #expect(try await host.waitForExit() == 0, "stderr: \(host.standardError)")
-        let lines = host.standardError.split(separator: "\n").filter { $0.contains("too long for WebKit's sandbox") }
-        #expect(lines.count == 1, "stderr: \(host.standardError)")
+        let lines = try await Self.quitAfterLoading(host, linesContaining: "too long for WebKit's sandbox")
         #expect(lines.first?.contains("the runtime folder \(folder) is \(folder.utf8.count) bytes long") == true)
     }
 
