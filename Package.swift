@@ -84,9 +84,18 @@ let package = Package(
             pkgConfig: "webkitgtk-6.0 libadwaita-1",
             providers: [.apt(["libwebkitgtk-6.0-dev"])]
         ),
+        // The navigator: screens, stacks, Turbo visits, path configuration and routing, as plain Swift. No GTK:
+        // the engine implements its window protocol, and unit tests a double of it.
+        .target(
+            name: "StradaNavigation",
+            dependencies: ["StradaCore", "StradaAutomation", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "StradaEngineGTK",
-            dependencies: ["StradaCore", "CWebKitGTK", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "StradaCore", "StradaNavigation", "CWebKitGTK", .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["EmbeddedFiles.txt"],  // SDK/web/adapter.js and relay.js, compiled in by EmbedFiles
             swiftSettings: strictSwift,
             plugins: ["EmbedFiles"]
@@ -110,7 +119,7 @@ let package = Package(
         .target(
             name: "StradaHost",
             dependencies: [
-                "StradaCore", "StradaAutomation", "StradaEngineGTK", "StradaPluginHost",
+                "StradaCore", "StradaAutomation", "StradaNavigation", "StradaEngineGTK", "StradaPluginHost",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -159,7 +168,16 @@ let package = Package(
                 name: "StradaPluginHostTests",
                 dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin", "TestSupport"]
             ),
-            .testTarget(name: "StradaHostTests", dependencies: ["StradaHost", "StradaCore", "StradaEngineGTK"]),
+            .testTarget(
+                name: "StradaHostTests",
+                dependencies: ["StradaHost", "StradaCore", "StradaEngineGTK", "StradaNavigation"]),
+            .testTarget(
+                name: "StradaNavigationTests",
+                dependencies: [
+                    "StradaNavigation", "StradaCore", "StradaAutomation", "StradaTesting",
+                    .product(name: "Logging", package: "swift-log"),
+                ]
+            ),
             .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Snapshots"]),
             // What the test targets share: the repository root, the real host driven through its automation
             // channel, one process runner, the C compiler, a local HTTP server, temporary folders removed per test.

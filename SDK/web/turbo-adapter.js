@@ -20,7 +20,7 @@
  *       once per document (= per cold boot), when Turbo was found, our adapter registered and the DOM
  *       parsed (sent after the next repaint). turboVersion is a family, not an exact version (Turbo does
  *       not expose one): "7.0-7.1", "7.2-7.3" or "8".
- *   {turbo:"visitProposed", proposal, location, action}
+ *   {turbo:"visitProposed", proposal, location, action, willRender, frame}
  *       Turbo proposed a visit (link click, Turbo.visit(), form submission answered by a redirect or a
  *       200). `proposal` is a number, counted from 1 in each document. Nothing starts: the options Turbo
  *       passed (a form submission's `response` included) are kept under that number until native calls
@@ -28,6 +28,15 @@
  *       proposes "replace" for a form submission redirected back to the current location.
  *       Not sent for a same-page anchor link (Turbo 7.x – 8.0.20): the adapter scrolls to the anchor
  *       itself, as the upstream native adapters do; that is not a visit.
+ *       `willRender` is false for a visit that only records history (Turbo 8 following a redirect); `frame`
+ *       is true for the visit of a <turbo-frame> that advances history (proposed after the frame rendered).
+ *   {turbo:"refreshing", location}
+ *       a visit to the location shown (a form redirected back, Turbo.visit(location.href)): the adapter
+ *       runs it itself as a "replace" (Turbo 8: a page refresh, morphed where the page asks), as upstream's
+ *       adapters do; no proposal. The screen stays.
+ *   {turbo:"frameVisitStarting", location, action}
+ *       a <turbo-frame> navigation that will advance (or replace) history got its response and is about to
+ *       render: its visitProposed (frame: true) follows the render.
  *   {turbo:"visitStarted", identifier, location, action, hasCachedSnapshot, restorationIdentifier}
  *       a Visit started: one native asked for, or a history restore Turbo started on its own (popstate:
  *       action "restore", no proposal before it). The adapter then runs the visit itself.
@@ -66,6 +75,8 @@
  *                                     hotwire-native-bridge's BridgeComponent listens to, so connected
  *                                     components call connect() again and re-send their messages. Call it
  *                                     when a screen comes back without a visit (its page still rendered).
+ *                                     The adapter does it itself when WebKit shows a document from its
+ *                                     back/forward cache (pageshow, persisted).
  * When a native-started visit targets the page Turbo considers the same page (same URL, for Turbo < 8.0.21),
  * it is started as "replace" so it fetches fresh content instead of only scrolling, as upstream does.
  */
@@ -361,6 +372,46 @@
     return true;
   }
 
+  /** Where Turbo's history is now (the page shown). */
+  function currentLocation() {
+    try {
+      if (turbo && turbo.navigator && turbo.navigator.location) return href(turbo.navigator.location);
+    } catch (error) { report(error); }
+    return href(window.location.href);
+  }
+
+  // MARK: - Frames that advance history
+
+  // A <turbo-frame> navigation with an action ("advance" or "replace": the frame's data-turbo-action, or its
+  // link's or form's) renders the new content, then proposes the visit. Its screen must exist before the
+  // content's components connect, so native is told as soon as the frame's response arrives, before Turbo
+  // renders it. Turbo ≥ 7.2 keeps the navigation's action on the frame's controller; 7.0–7.1 only have the
+  // frame's attribute.
+  function frameAction(frame) {
+    var action = null;
+    try { if (frame.delegate && typeof frame.delegate.action === "string") action = frame.delegate.action; } catch (error) { report(error); }
+    if (action === null && usesAdapterHistoryChange) action = frame.getAttribute("data-turbo-action");
+    return action === "advance" || action === "replace" ? action : null;
+  }
+
+  document.addEventListener("turbo:before-fetch-response", guarded(function (event) {
+    var frame = event.target;
+    if (!turbo || !frame || frame.tagName !== "TURBO-FRAME") return;
+    var action = frameAction(frame);
+    if (!action) return;
+    var location = frame.src || (event.detail && event.detail.fetchResponse && event.detail.fetchResponse.location);
+    if (location) post({ turbo: "frameVisitStarting", location: href(location), action: action });
+  }), true);
+
+  // MARK: - Documents from the back/forward cache
+
+  // A document WebKit shows again from its back/forward cache (no Turbo, or Back across documents) runs no
+  // script: its bridge components would never connect to the screen shown. "native:restore" has them
+  // connect again, as hotwire-native-bridge's components do when native asks.
+  window.addEventListener("pageshow", guarded(function (event) {
+    if (event.persisted) dispatch(new PageEvent("native:restore"));
+  }), true);
+
   // MARK: - The adapter Turbo calls
 
   var currentVisit = null;
@@ -386,8 +437,24 @@
         return;
       }
       var action = isVisitAction(options.action) ? options.action : "advance";
+      // A frame that advanced history proposes its visit after rendering, with history already changed:
+      // native makes it a screen (announced before the render, see frameNavigation below).
+      var frame = typeof options.visitCachedSnapshot === "function";
+      if (!frame && href(location) === currentLocation()) {
+        // The page shown: refreshed in place, as upstream's adapters do — no proposal, the screen and its
+        // controls stay. A replace, so Turbo 8 renders it as a page refresh (morphed where the page asks)
+        // and no second history entry is made; a form's response is rendered, not fetched again.
+        post({ turbo: "refreshing", location: href(location) });
+        var refresh = copyOptions(options);
+        if (refresh.willRender !== false) refresh.action = "replace";
+        startVisit(location, restorationIdentifier(), refresh);
+        return;
+      }
       var number = keepProposal(location, options);
-      post({ turbo: "visitProposed", proposal: number, location: href(location), action: action });
+      post({
+        turbo: "visitProposed", proposal: number, location: href(location), action: action,
+        willRender: options.willRender !== false, frame: frame
+      });
     }),
 
     // What Turbo's own BrowserAdapter does to run the visit, per version: load the cached snapshot as a

@@ -1,6 +1,7 @@
 import CWebKitGTK
 package import Logging
 package import StradaCore
+package import StradaNavigation
 
 /// What happens to the page, reported to the host (the navigator, the automation channel, tests).
 package enum PageEvent: Sendable {
@@ -64,19 +65,9 @@ package final class PermissionRequest {
     isolated deinit { answer(false) }
 }
 
-/// A navigation WebKit asks the host about (see ``BrowserWindow/decideRoute``).
-package enum RouteRequest: Sendable, Equatable {
-    /// A frame navigates to `url` (the frame is not known: also iframes); `redirect`: a server redirect.
-    case navigation(url: String, redirect: Bool)
-    /// A link with `target=_blank`, or `window.open`.
-    case newWindow(url: String)
-    /// The main frame's document answered from `url` (after any redirects), before it is shown.
-    case response(url: String)
-}
-
 /// One entry of the web view's history (a full load or a pushState), compared by identity.
 @MainActor
-package final class HistoryItem: Equatable {
+package final class HistoryItem: Equatable, HistoryEntry {
     nonisolated(unsafe) fileprivate let item: OpaquePointer  // an immutable address, compared only
 
     fileprivate init(_ item: OpaquePointer) {
@@ -90,6 +81,8 @@ package final class HistoryItem: Equatable {
     package var url: String { webkit_back_forward_list_item_get_uri(item).map { String(cString: $0) } ?? "" }
 
     nonisolated package static func == (lhs: HistoryItem, rhs: HistoryItem) -> Bool { lhs.item == rhs.item }
+
+    package func isSameEntry(as other: any HistoryEntry) -> Bool { (other as? HistoryItem)?.item == item }
 }
 
 /// The host window: a `GtkWindow` with an `AdwHeaderBar` (a Back button at its start, the shown screen's
@@ -97,7 +90,7 @@ package final class HistoryItem: Equatable {
 /// navigator's business (StradaHost); the window reports what the page does and carries out what the
 /// navigator asks: load, go back, call into the page's Turbo adapter, show a screen's controls.
 @MainActor
-package final class BrowserWindow {
+package final class BrowserWindow: NavigationWindow {
     package let controls: WindowControls
     package let bridge: Bridge
     /// Sees page events.
@@ -134,7 +127,10 @@ package final class BrowserWindow {
     /// The window this modal is presented over (`nil` for the main window).
     package private(set) weak var parent: BrowserWindow?
     /// The modal presented over this window, if any (its picture is part of this window's screenshot).
-    package weak var presentedModal: BrowserWindow?
+    package private(set) weak var presentedModal: BrowserWindow?
+
+    /// The modal presented over this window (the navigator's), part of this window's picture.
+    package func setPresentedModal(_ modal: (any NavigationWindow)?) { presentedModal = modal as? BrowserWindow }
 
     /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
     /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
@@ -311,7 +307,7 @@ package final class BrowserWindow {
     }
 
     /// Controls for a new screen (shown once the navigator shows the screen).
-    package func makeScreenControls() -> ScreenControls {
+    package func makeScreenControls() -> any ScreenControlSet {
         ScreenControls(window: controls)
     }
 
@@ -323,13 +319,14 @@ package final class BrowserWindow {
     // MARK: History
 
     /// The history entry shown now.
-    package var currentHistoryItem: HistoryItem? {
+    package var currentHistoryEntry: (any HistoryEntry)? {
         let list = webkit_web_view_get_back_forward_list(webView.view)
         return webkit_back_forward_list_get_current_item(list).map(HistoryItem.init)
     }
 
-    /// Whether `item` is still in the web view's history (a replace drops the entry it replaced).
-    package func historyContains(_ item: HistoryItem) -> Bool {
+    /// Whether `entry` is still in the web view's history (a replace drops the entry it replaced).
+    package func historyContains(_ entry: any HistoryEntry) -> Bool {
+        guard let item = entry as? HistoryItem else { return false }
         let list = webkit_web_view_get_back_forward_list(webView.view)
         if webkit_back_forward_list_get_current_item(list) == item.item { return true }
         for entries in [webkit_back_forward_list_get_back_list(list), webkit_back_forward_list_get_forward_list(list)] {
@@ -345,9 +342,9 @@ package final class BrowserWindow {
         return false
     }
 
-    /// Goes to `item` in the web view's history (Back to a given screen), or one step back when `nil`.
-    package func goBack(to item: HistoryItem?) {
-        if let item {
+    /// Goes to `entry` in the web view's history (Back to a given screen), or one step back when `nil`.
+    package func goBack(to entry: (any HistoryEntry)?) {
+        if let item = entry as? HistoryItem {
             webkit_web_view_go_to_back_forward_list_item(webView.view, item.item)
         } else {
             webkit_web_view_go_back(webView.view)
@@ -357,9 +354,9 @@ package final class BrowserWindow {
     /// Opens `url` in the user's browser (reported, not launched, under automation).
     package func openInBrowser(_ url: String) { controls.openInBrowser(url) }
 
-    /// Evaluates `javaScript` in the page (the navigator's calls into the Turbo adapter); failures are logged.
-    package func evaluate(_ javaScript: String) {
-        webView.evaluate(javaScript: javaScript) { [logger] error in
+    /// Calls into the page's Turbo adapter (the navigator's calls); failures are logged.
+    package func perform(_ call: TurboCall) {
+        webView.evaluate(javaScript: call.script) { [logger] error in
             if let error { logger.warning("evaluating a navigator call failed: \(error)") }
         }
     }
@@ -481,23 +478,23 @@ package final class BrowserWindow {
 
     // MARK: Routes, failures and the content shown
 
-    /// Shows the web view, the error screen for a failed visit, or a native screen.
-    /// `native` is the `GtkWidget *` of a native screen (kept by the window until ``removeNative(name:)``).
-    /// `title`: a native screen's title (the path configuration's), shown instead of the page's.
-    package func show(_ page: ScreenContent.Page, native: UnsafeMutableRawPointer? = nil, title: String? = nil) {
-        switch page {
+    /// Shows the web view, the error screen for a failed visit, or a native screen (its widget kept by the
+    /// window until ``removeNativeScreen(key:)``, its title — the path configuration's — shown instead of the
+    /// page's).
+    package func show(_ shown: ShownContent) {
+        switch shown {
         case .web:
             content.showWeb()
             controls.pageTitle = webView.title
         case .error(let error): content.showError(error)
-        case .native(let name):
-            if let native { content.showNative(native.assumingMemoryBound(to: GtkWidget.self), name: name) }
-            controls.pageTitle = title ?? ""
+        case .native(let key, let screen, let title):
+            content.showNative(screen.widget.assumingMemoryBound(to: GtkWidget.self), name: key)
+            controls.pageTitle = title
         }
     }
 
-    /// Releases native screen `name` (its screen is gone).
-    package func removeNative(name: String) { content.removeNative(name: name) }
+    /// Releases the native screen shown under `key` (its screen is gone).
+    package func removeNativeScreen(key: String) { content.removeNative(name: key) }
 
     /// Sees each download that ended (any window's): the file, and why it failed (`nil`: it finished).
     package static var onDownload: (@MainActor (_ path: String, _ error: String?) -> Void)? {

@@ -1,4 +1,5 @@
 package import StradaCore
+import StradaNavigation
 
 /// The native controls of one screen. It keeps what the screen's components asked for — header-bar
 /// buttons, the search bar, the window title, the colour scheme — and shows it in the window only while
@@ -6,7 +7,7 @@ package import StradaCore
 /// its open menus and dialogs are closed silently; a control of a hidden screen can never be pressed,
 /// because it is not in the window and its handlers check the screen is shown.
 @MainActor
-package final class ScreenControls: NativeControls {
+package final class ScreenControls: ScreenControlSet {
     private struct Button {
         var button: HeaderButton
         var onActivate: @MainActor () -> Void

@@ -3,6 +3,7 @@ public import Logging
 import StradaAutomation
 public import StradaCore
 import StradaEngineGTK
+import StradaNavigation
 public import StradaPluginHost
 
 /// One run of the host: loads the plugins (in process, staged for hot reload, or in worker processes),
@@ -117,7 +118,7 @@ public final class HostSession {
             case .failure(let error): channel?.emit(.pathConfigurationError(source: source, error: error.reason))
             }
         }
-        navigator.pathConfiguration = pathConfiguration
+        navigator.pathProperties = { [pathConfiguration] url in pathConfiguration.current.properties(for: url) }
         let handles = window.gtkHandles
         PluginHostExtensions.offerGTKHandles(
             window: handles.window, headerBar: handles.headerBar, webView: handles.webView)
@@ -148,7 +149,7 @@ public final class HostSession {
             if let automation = AutomationEvent(event) { channel?.emit(automation) }
             guard !navigator.handle(event) else { return }
             switch event {
-            case .permissionRequested(let request): self?.decide(request, in: navigator.window)
+            case .permissionRequested(let request): if let self { self.decide(request, in: self.window) }
             case .notification(let title, let body): self?.show(notification: title, body: body)
             case .closeRequestedByPage: self?.quit(0, "the page called window.close()")
             case .windowClosed: self?.quit(0, "the window was closed")
@@ -533,7 +534,7 @@ public final class HostSession {
             navigator.navigate(url)
             automation?.emit(.commandOK(command: name, details: ["url": .string(url)]))
         case .visit(let url, let action):
-            (navigator.modal ?? navigator).visit(url, action: action)
+            (navigator.modal ?? navigator).visit(url, action: VisitAction(turbo: action))
             automation?.emit(.commandOK(command: name, details: ["url": .string(url), "action": .string(action)]))
         case .back:
             let active = navigator.modal ?? navigator
@@ -603,7 +604,7 @@ public final class HostSession {
 
 extension HostSession {
     /// The window the user acts in: the modal when one is presented, else the main window.
-    private var activeWindow: BrowserWindow { navigator.modal?.window ?? window }
+    private var activeWindow: BrowserWindow { (navigator.modal?.window as? BrowserWindow) ?? window }
 
     /// What every window reports, whichever stack it shows: bridge traffic (the navigator renews stale
     /// components at "ready"; trace lines; automation events), control changes, and where navigations go.
@@ -641,9 +642,9 @@ extension HostSession {
             modalOver: window, size: size)
         let modal = Navigator(
             window: modalWindow, registrations: registrations, originPolicy: configuration.originPolicy,
-            logger: logger, stackName: "modal")
+            logger: logger, kind: .modal)
         modal.report = navigator.report
-        modal.pathConfiguration = navigator.pathConfiguration
+        modal.pathProperties = navigator.pathProperties
         modal.nativeScreen = navigator.nativeScreen
         wire(modalWindow, to: modal)
         let channel = automation

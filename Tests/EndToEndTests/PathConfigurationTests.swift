@@ -130,7 +130,7 @@ struct PathConfigurationTests {
         /// Pushes a page that proposes `proposal` once shown; returns the events after the push, once
         /// `until` came (or, for `nil`, 600 ms after the proposal).
         func propose(
-            _ proposal: String, from page: String = "/button", until: String?,
+            _ proposal: String, from page: String = "/button", until: String?, occurrence: Int = 1,
             where predicate: @escaping ([String: Any]) -> Bool = { _ in true }
         ) async throws -> [[String: Any]] {
             let encoded = proposal.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? proposal
@@ -142,7 +142,7 @@ struct PathConfigurationTests {
             }
             #expect(proposed["properties"] as? [String: Any] != nil)
             if let until {
-                try await host.waitFor(until, after: mark, where: predicate)
+                try await host.waitFor(until, after: mark, occurrence: occurrence, where: predicate)
             } else {
                 try await Task.sleep(for: .milliseconds(600))
             }
@@ -171,10 +171,13 @@ struct PathConfigurationTests {
         try await host.waitFor("turbo.ready")
         let steps = Steps(host: host, server: server)
 
-        // clear_all: back to the first screen, which is refreshed; the proposal is not visited.
+        // clear_all: back to the first screen, which is refreshed in place (its restore, then a fresh visit);
+        // the proposal is not visited.
         try await steps.push("/menu")
-        var events = try await steps.propose("/form?as=clear_all", until: "screen.replaced")
-        #expect(Steps.screenEvents(events) == ["pushed 3 /button", "popped 1 /posts", "replaced 1 /posts"])
+        var events = try await steps.propose("/form?as=clear_all", until: "visit.completed", occurrence: 2) {
+            $0["url"] as? String == server.url("/posts")
+        }
+        #expect(Steps.screenEvents(events) == ["pushed 3 /button", "popped 1 /posts"])
 
         // pop: the screen that proposed it goes.
         try await steps.push("/menu")
@@ -185,9 +188,12 @@ struct PathConfigurationTests {
         events = try await steps.propose("/form?as=none", until: nil)
         #expect(Steps.screenEvents(events) == ["pushed 3 /button"])
 
-        // refresh: pop, then the screen revealed is refreshed.
-        events = try await steps.propose("/form?as=refresh", until: "screen.replaced")
-        #expect(Steps.screenEvents(events) == ["pushed 4 /button", "popped 3 /button", "replaced 3 /button"])
+        // refresh: pop, then the screen revealed is refreshed in place (its restore, then a fresh visit).
+        let revealed = server.url("/button?go=%2Fform%3Fas%3Dnone")
+        events = try await steps.propose("/form?as=refresh", until: "visit.completed", occurrence: 2) {
+            $0["url"] as? String == revealed
+        }
+        #expect(Steps.screenEvents(events) == ["pushed 4 /button", "popped 3 /button"])
 
         // replace: the proposal replaces the screen that proposed it.
         events = try await steps.propose("/form?as=replace", until: "screen.replaced")
@@ -197,9 +203,12 @@ struct PathConfigurationTests {
         events = try await steps.propose("/menu?as=push", until: "screen.pushed") { $0["depth"] as? Int == 6 }
         #expect(Steps.screenEvents(events) == ["pushed 5 /button", "pushed 6 /menu?as=push"])
 
-        // query_string_presentation replace: /posts?page=2 over /posts?… is the same screen, replaced.
-        events = try await steps.propose("/posts?page=2", from: "/posts", until: "screen.replaced")
-        #expect(Steps.screenEvents(events) == ["pushed 7 /posts", "replaced 7 /posts?page=2"])
+        // query_string_presentation replace: /posts?page=2 over /posts?… is the same screen, refreshed in place
+        // with the new query.
+        events = try await steps.propose("/posts?page=2", from: "/posts", until: "visit.completed") {
+            $0["url"] as? String == server.url("/posts?page=2")
+        }
+        #expect(Steps.screenEvents(events) == ["pushed 7 /posts"])
 
         // replace_root: the proposal becomes the only screen; Back has nowhere to go.
         events = try await steps.propose("/menu?as=replace_root", until: "screen.pushed") { $0["depth"] as? Int == 1 }
@@ -335,9 +344,10 @@ struct PathConfigurationTests {
         let dismissed = try await host.waitFor("modal.dismissed", after: mark)
         #expect(dismissed["reason"] as? String == presentation)
         if presentation == "refresh" {
-            // …and the screen underneath is loaded again.
-            let replaced = try await host.waitFor("screen.replaced", after: mark)
-            #expect(replaced["stack"] as? String == "main" && replaced["action"] as? String == "refresh")
+            // …and the screen underneath is visited again, in place.
+            try await host.waitFor("visit.completed", after: mark) {
+                ($0["url"] as? String)?.hasPrefix(server.url("/posts")) == true
+            }
         }
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         try await RouteAndErrorScreenTests.quit(host)

@@ -120,13 +120,18 @@ public final class HostProcess: Sendable {
     /// number of events seen before an action: what came after it).
     @discardableResult
     public func waitFor(
-        _ name: String, after mark: Int = 0, timeout: Double = 30,
+        _ name: String, after mark: Int = 0, occurrence: Int = 1, timeout: Double = 30,
         where predicate: ([String: Any]) -> Bool = { _ in true }
     ) async throws -> [String: Any] {
         func match() -> [String: Any]? {
             let events = self.events
             guard events.count > mark else { return nil }
-            return events[mark...].first { $0["event"] as? String == name && predicate($0) }
+            var seen = 0
+            for event in events[mark...] where event["event"] as? String == name && predicate(event) {
+                seen += 1
+                if seen == occurrence { return event }
+            }
+            return nil
         }
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {

@@ -2,6 +2,7 @@ import Foundation
 import StradaPluginHost
 import Logging
 import StradaCore
+public import StradaNavigation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

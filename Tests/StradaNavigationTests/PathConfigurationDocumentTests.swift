@@ -3,7 +3,7 @@ import Logging
 import StradaCore
 import Testing
 
-@testable import StradaHost
+@testable import StradaNavigation
 
 /// The path configuration document: Hotwire Native's format, every matching rule in order with later ones
 /// winning, query strings matched by default, the historical-location routes built in, and one clear line
@@ -98,40 +98,5 @@ import Testing
             let reason = (error as? PathConfigurationError)?.reason ?? ""
             return reason.contains(expected) && !reason.contains("\n")
         }
-    }
-
-    @Test func sourcesAreServersForHTTPAndFilesOtherwise() {
-        #expect(
-            PathConfigurationSource("https://app.example/config.json") == .server("https://app.example/config.json"))
-        #expect(PathConfigurationSource("file:///etc/app/config.json") == .file("/etc/app/config.json"))
-        #expect(PathConfigurationSource("/tmp/x/../config.json") == .file("/tmp/config.json"))
-    }
-
-    @MainActor
-    @Test func aBadFileKeepsTheRulesInForceAndTheLastGoodSourceWins() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pc-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let good = folder + "/good.json", bad = folder + "/bad.json"
-        try #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}"#.write(
-            toFile: good, atomically: true, encoding: .utf8)
-        try #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "sheet"}}]}"#.write(
-            toFile: bad, atomically: true, encoding: .utf8)
-        let store = PathConfigurationStore(
-            sources: [.file(good), .file(bad), .file(folder + "/missing.json")], cacheDirectory: folder,
-            logger: Logger(label: "test"))
-        var outcomes: [String] = []
-        store.report = { source, outcome in
-            switch outcome {
-            case .success(let rules): outcomes.append("\((source as NSString).lastPathComponent): \(rules)")
-            case .failure(let error): outcomes.append("\((source as NSString).lastPathComponent): \(error.reason)")
-            }
-        }
-        store.load()
-        #expect(store.current.properties(for: "https://app.example/posts/new").context == .modal)
-        #expect(outcomes.count == 3)
-        #expect(outcomes[0] == "good.json: 1")
-        #expect(outcomes[1].hasPrefix("bad.json: rules[0].properties.context is \"sheet\""))
-        #expect(outcomes[2] == "missing.json: cannot be read (check the path)")
     }
 }

@@ -1,43 +1,45 @@
 import Logging
-import StradaCore
-import StradaEngineGTK
-import StradaPluginHost
+package import StradaCore
 
 /// One screen: a visit shown in the window, as a view controller is on iOS and a fragment on Android.
 /// It is the bridge destination: it owns its components (through its own ``BridgeDelegate``) and its
 /// native controls, which live and die with it. The window's one web view always shows the top screen.
 @MainActor
-final class Screen: BridgeDestination {
+package final class Screen: BridgeDestination {
     /// A number for log lines, unique in the session.
-    let number: Int
+    package let number: Int
     /// Where the screen's visit ended up (after redirects).
-    var url: String
-    var title = ""
+    package internal(set) var url: String
+    package internal(set) var title = ""
     /// The history entry the screen's visit created: Back goes to it, and a history traversal that lands
     /// on it brings this screen back.
-    var historyItem: HistoryItem?
+    package internal(set) var historyItem: (any HistoryEntry)?
     /// Turbo's restoration identifier for the screen's history entry (restore visits).
-    var restorationIdentifier: String?
+    package internal(set) var restorationIdentifier: String?
     /// Turbo's identifier of the visit that made the screen (its completion names it).
-    var visitIdentifier: String?
+    package internal(set) var visitIdentifier: String?
+    /// Pushed for a frame that advances history, whose visit Turbo proposes after rendering the frame.
+    var awaitsFrameVisit = false
     /// The page's Turbo runs this screen's visits (else each visit is a full load).
-    var hasTurbo = false
+    package internal(set) var hasTurbo = false
     /// The document the screen's components talk to, numbered by the navigator; `nil` until the document's
     /// bridge says "ready". A reply can only ever reach that document.
     var document: Int?
     /// Why the screen's visit failed, while its error screen is shown instead of the page.
-    var error: VisitError?
+    package internal(set) var error: VisitError?
     /// A plugin's native screen shown instead of the web view (a path configuration rule named it).
-    var native: NativeScreen?
+    package internal(set) var native: (any NativeScreenView)?
     /// Removes the native screen's widget from the window (set by the navigator with ``native``).
     var releaseNative: (@MainActor () -> Void)?
-    let controls: ScreenControls
-    private(set) var delegate: BridgeDelegate!
+    package let controls: any ScreenControlSet
+    package private(set) var delegate: BridgeDelegate!
     private var registrations: [ComponentRegistration]
     private let logger: Logger
     private var loaded = false
 
-    init(number: Int, url: String, registrations: [ComponentRegistration], controls: ScreenControls, logger: Logger) {
+    init(
+        number: Int, url: String, registrations: [ComponentRegistration], controls: any ScreenControlSet, logger: Logger
+    ) {
         self.number = number
         self.url = url
         self.registrations = registrations
@@ -46,7 +48,7 @@ final class Screen: BridgeDestination {
         delegate = BridgeDelegate(location: url, destination: self, components: registrations, logger: logger)
     }
 
-    func nativeControls(for componentName: String) -> ComponentControls? {
+    package func nativeControls(for componentName: String) -> ComponentControls? {
         ComponentControls(base: controls, idPrefix: componentName + ".")
     }
 

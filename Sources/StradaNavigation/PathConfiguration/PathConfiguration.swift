@@ -152,6 +152,6 @@ public struct PathRule: Sendable {
 /// A path configuration that cannot be used, and why: one line naming the key and what to write instead.
 public struct PathConfigurationError: Error, CustomStringConvertible, Sendable {
     public let reason: String
-    init(_ reason: String) { self.reason = reason }
+    package init(_ reason: String) { self.reason = reason }
     public var description: String { reason }
 }

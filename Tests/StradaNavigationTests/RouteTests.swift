@@ -1,8 +1,7 @@
 import StradaCore
-import StradaEngineGTK
 import Testing
 
-@testable import StradaHost
+@testable import StradaNavigation
 
 /// Where navigations go: the app's origins stay, other web addresses go to the browser, other schemes to the
 /// system; what the host itself loads is loaded whatever its origin.

@@ -1,9 +1,18 @@
-import StradaCore
-import StradaEngineGTK
+package import StradaCore
+
+/// A navigation WebKit asks the host about (the engine asks before it loads anything).
+package enum RouteRequest: Sendable, Equatable {
+    /// A frame navigates to `url` (the frame is not known: also iframes); `redirect`: a server redirect.
+    case navigation(url: String, redirect: Bool)
+    /// A link with `target=_blank`, or `window.open`.
+    case newWindow(url: String)
+    /// The main frame's document answered from `url` (after any redirects), before it is shown.
+    case response(url: String)
+}
 
 /// Where a navigation goes, decided as Hotwire Native decides it: the app's own origins stay in the app,
 /// other web addresses open in the user's browser, other schemes go to the system.
-enum Route: Equatable, Sendable {
+package enum Route: Equatable, Sendable {
     /// The web view loads it (WebKit decides as usual).
     case app
     /// A link that wanted a new window, to an allowed origin: an ordinary visit in the app.
@@ -16,11 +25,11 @@ enum Route: Equatable, Sendable {
     case ignored
 
     /// Schemes the web view loads itself.
-    static let webSchemes: Set<String> = ["http", "https", "file", "about", "data", "blob", "javascript"]
+    package static let webSchemes: Set<String> = ["http", "https", "file", "about", "data", "blob", "javascript"]
 
     /// The route for `request`. `hostRequested` is the last address the host itself loaded (the start
     /// page, `navigate`): it is loaded whatever its origin, as is a reload of `shown`, the document shown now.
-    static func decide(
+    package static func decide(
         _ request: RouteRequest, policy: OriginPolicy, hostRequested: String?, shown: String?
     ) -> Route {
         switch request {
@@ -45,7 +54,7 @@ enum Route: Equatable, Sendable {
     }
 
     /// The URL's scheme in lower case ("" when it has none).
-    static func scheme(of url: String) -> String {
+    package static func scheme(of url: String) -> String {
         guard let colon = url.firstIndex(of: ":") else { return "" }
         let scheme = url[..<colon]
         guard let first = scheme.first, first.isLetter,

@@ -1,0 +1,302 @@
+import StradaCore
+import StradaNavigation
+import Testing
+
+/// Screens with Turbo in the page: pushes, Back, refreshes in place, failures, frames, Forward. After every
+/// step the invariant holds: the native controls shown are exactly those the page shown has made.
+@MainActor
+@Suite struct NavigatorTurboTests {
+    let site = ["/": ["menu"], "/posts": ["menu"], "/posts/new": ["save"], "/posts/1": [], "/frames": ["menu"]]
+
+    func started(at path: String = "/posts", morph: Bool = false) -> FakePage {
+        let page = FakePage(turbo: true, site: site)
+        page.morph = morph
+        page.start(path)
+        return page
+    }
+
+    @Test func theStartPageIsTheRootScreenWithItsControls() {
+        let page = started()
+        #expect(page.paths == "/posts")
+        #expect(page.navigator.top?.hasTurbo == true)
+        #expect(page.shown == ["menu.button"])
+        #expect(page.window.backButtonVisible == false)
+    }
+
+    @Test func anAdvanceVisitPushesAScreenWithOnlyItsPagesControls() {
+        let page = started()
+        page.click("/posts/new")
+        #expect(page.paths == "/posts /posts/new")
+        #expect(page.shown == ["save.button"])
+        #expect(page.window.backButtonVisible)
+        #expect(page.window.calls.last == .turbo(.visitProposal(1, .advance)))
+    }
+
+    @Test func aReplaceVisitReplacesTheTopScreen() {
+        let page = started()
+        page.click("/posts/new")
+        page.click("/posts/1", action: .replace)
+        #expect(page.paths == "/posts /posts/1")
+        #expect(page.shown == [])
+    }
+
+    @Test func backPopsThroughHistoryAndBringsTheControlsBack() {
+        let page = started()
+        page.click("/posts/new")
+        #expect(page.navigator.back())
+        #expect(page.window.calls.contains(.goBack(FakePage.url("/posts"))))
+        #expect(page.paths == "/posts")
+        #expect(page.shown == page.expected)
+        #expect(page.shown == ["menu.button"])
+    }
+
+    @Test func backOnTheRootScreenSaysThereIsNothingToGoBackTo() {
+        let page = started()
+        #expect(page.navigator.back() == false)
+        #expect(page.paths == "/posts")
+    }
+
+    @Test(arguments: [false, true])
+    func aFormRedirectedToTheURLShownRefreshesInPlaceKeepingItsControls(morph: Bool) throws {
+        let page = started(at: "/posts/new", morph: morph)
+        let screen = try #require(page.navigator.top)
+        page.submit(redirectingTo: "/posts/new")
+        #expect(page.navigator.top === screen)
+        #expect(page.paths == "/posts/new")
+        #expect(page.shown == ["save.button"])
+        #expect(page.shown == page.expected)
+        #expect(!page.window.calls.contains { if case .turbo(.visitProposal) = $0 { true } else { false } })
+    }
+
+    @Test func aReplaceVisitOfTheURLShownWithMorphKeepsTheScreenAndItsComponents() throws {
+        let page = started(at: "/posts/new", morph: true)
+        let screen = try #require(page.navigator.top)
+        let component = screen.delegate.component(named: "save")
+        page.click("/posts/new", action: .replace)
+        #expect(page.navigator.top === screen)
+        #expect(screen.delegate.component(named: "save") === component)
+        #expect(page.shown == ["save.button"])
+    }
+
+    @Test func turbosFollowRedirectProposalOnlyRecordsHistoryAndKeepsTheScreen() throws {
+        let page = started()
+        page.click("/posts/new")
+        let screen = try #require(page.navigator.top)
+        page.propose(FakePage.url("/posts/1"), action: .replace, willRender: false)
+        #expect(page.navigator.top === screen)
+        #expect(page.paths == "/posts /posts/1")
+        #expect(page.shown == ["save.button"])
+    }
+
+    @Test func aFormRedirectedToTheScreenBelowPopsToItAndRendersTheResponseThere() {
+        let page = started()
+        page.click("/posts/new")
+        page.submit(redirectingTo: "/posts")
+        #expect(page.paths == "/posts")
+        // The kept proposal (the response with its flash message) is rendered as a replace visit.
+        #expect(page.window.calls.last == .turbo(.visitProposal(2, .replace)))
+        #expect(page.navigator.pending == .none)
+        #expect(page.shown == ["menu.button"])
+    }
+
+    @Test func aFailedVisitShowsItsErrorOnThePushedScreenAndBackReturnsToTheScreenBelow() {
+        let page = started()
+        page.failing["/missing"] = 404
+        page.click("/missing")
+        #expect(page.paths == "/posts /missing")
+        #expect(page.window.shown == "error 404")
+        #expect(page.shown == [])
+        #expect(page.navigator.back())
+        #expect(page.paths == "/posts")
+        #expect(page.window.shown == "web")
+        #expect(page.shown == ["menu.button"])
+    }
+
+    @Test func retryOnATurboErrorScreenLoadsTheVisitInFullIntoTheSameScreen() throws {
+        let page = started()
+        page.failing["/flaky"] = 500
+        page.click("/flaky")
+        let screen = try #require(page.navigator.top)
+        page.failing["/flaky"] = nil
+        #expect(page.navigator.retry())
+        #expect(page.navigator.top === screen)
+        #expect(screen.error == nil)
+        #expect(page.window.shown == "web")
+        #expect(page.paths == "/posts /flaky")
+        #expect(page.navigator.back())
+        #expect(page.paths == "/posts")
+        #expect(page.shown == ["menu.button"])
+    }
+
+    @Test func aVisitWithoutAResponseLoadsInFull() {
+        let page = started()
+        page.failing["/down"] = 0
+        page.click("/down")
+        #expect(page.window.calls.contains(.load(FakePage.url("/down"))))
+        #expect(page.navigator.pending == .coldLoad)
+    }
+
+    @Test func aPageTurboCannotRenderIsLoadedInFullIntoItsScreen() throws {
+        let page = started()
+        let screen = try #require(page.navigator.top)
+        page.navigator.turbo(.pageInvalidated(location: FakePage.url("/posts"), reason: "tracked_element_mismatch"))
+        #expect(page.navigator.top === screen)
+        #expect(page.paths == "/posts")
+        #expect(page.navigator.pending == .none)
+        #expect(page.shown == ["menu.button"])
+    }
+
+    @Test func aFrameThatAdvancesHistoryPushesAScreenBeforeItsContentConnects() {
+        let page = started(at: "/frames")
+        page.frameNavigation(to: "/frames?page=2")
+        #expect(page.paths == "/frames /frames?page=2")
+        #expect(page.shown == ["frame.button", "menu.button"])
+        #expect(page.shown == page.expected)
+        #expect(page.navigator.back())
+        #expect(page.paths == "/frames")
+        #expect(page.shown == ["menu.button"])
+    }
+
+    @Test func aFrameProposalWithoutANoticeStillPushesAndReconnectsThePage() {
+        let page = started(at: "/frames")
+        page.frameNavigation(to: "/frames?page=2", notice: false)
+        #expect(page.paths == "/frames /frames?page=2")
+        #expect(page.shown == ["frame.button", "menu.button"])
+        #expect(page.window.calls.suffix(2) == [.turbo(.visitProposal(1, .advance)), .turbo(.restored)])
+    }
+
+    @Test func aFrameThatReplacesHistoryReplacesTheScreen() {
+        let page = started(at: "/frames")
+        page.frameNavigation(to: "/frames?page=2", action: .replace)
+        #expect(page.paths == "/frames?page=2")
+        #expect(page.shown == ["frame.button", "menu.button"])
+    }
+
+    @Test func forwardAfterBackIsANewScreenWithOnlyItsPagesControls() {
+        let page = started()
+        page.click("/posts/new")
+        page.navigator.back()
+        #expect(page.paths == "/posts")
+        page.historyForward()
+        #expect(page.paths == "/posts /posts/new")
+        #expect(page.shown == ["save.button"])
+        #expect(page.navigator.back())
+        #expect(page.shown == ["menu.button"])
+    }
+
+    @Test func thePagesOwnHistoryBackPopsTheScreen() {
+        let page = started()
+        page.click("/posts/new")
+        page.click("/posts/1")
+        page.historyBack()
+        #expect(page.paths == "/posts /posts/new")
+        #expect(page.shown == ["save.button"])
+    }
+
+    @Test func aRestoreOfTheTopScreensOwnEntryChangesNothing() throws {
+        let page = started()
+        let screen = try #require(page.navigator.top)
+        page.navigator.turbo(
+            .visitStarted(
+                identifier: "x", location: FakePage.url("/posts"), action: .restore,
+                restorationIdentifier: screen.restorationIdentifier))
+        #expect(page.navigator.top === screen)
+        #expect(page.paths == "/posts")
+    }
+
+    @Test func refreshOnAScreenWithTurboIsAReload() {
+        let page = started()
+        page.navigator.refresh()
+        #expect(page.window.calls.last == .reload)
+        #expect(page.paths == "/posts")
+        #expect(page.shown == ["menu.button"])
+    }
+
+    @Test func theVisitCommandToTheURLShownRefreshesInPlace() throws {
+        let page = started(morph: true)
+        let screen = try #require(page.navigator.top)
+        page.navigator.visit(FakePage.url("/posts"), action: .advance)
+        #expect(page.navigator.top === screen)
+        #expect(page.window.calls.last == .turbo(.visit(FakePage.url("/posts"), .replace)))
+    }
+
+    @Test func theVisitCommandPushesOrReplaces() {
+        let page = started()
+        page.navigator.visit(FakePage.url("/posts/new"), action: .advance)
+        #expect(page.paths == "/posts /posts/new")
+        page.navigator.visit(FakePage.url("/posts/1"), action: .replace)
+        #expect(page.paths == "/posts /posts/1")
+    }
+
+    @Test func navigateStartsANewStack() {
+        let page = started()
+        page.click("/posts/new")
+        page.navigator.navigate(FakePage.url("/"))
+        #expect(page.paths == "/")
+        #expect(page.shown == ["menu.button"])
+        #expect(page.window.controls.filter { !$0.removed }.count == 1)
+    }
+
+    @Test func anotherOriginOpensInTheBrowserAndLeavesTheStackAlone() {
+        let page = started()
+        page.click("https://elsewhere.test/page")
+        #expect(page.window.calls.contains(.browser("https://elsewhere.test/page")))
+        #expect(page.paths == "/posts")
+    }
+
+    @Test func eachScreenHasItsOwnComponentsAndAPoppedScreensGo() throws {
+        let page = started()
+        page.click("/posts/new")
+        let pushed = try #require(page.navigator.top)
+        page.navigator.back()
+        #expect(pushed.delegate.component(named: "save") == nil)
+        #expect(page.window.controls[1].removed)
+    }
+}
+
+/// Turbo reports a visit's completion after a repaint, and holds back what comes after it: a restore's
+/// completion can arrive once the user has already gone back again.
+@MainActor
+@Suite struct NavigatorOrderingTests {
+    @Test func aRestoresLateCompletionDoesNotTakeTheNextEntry() {
+        let page = FakePage(turbo: true, site: ["/posts": ["menu"], "/posts/new": ["save"]])
+        page.start("/posts")
+        page.click("/posts/new")
+        page.click("/posts/1")
+        let window = page.window
+        _ = window.traverse(by: -1)
+        page.navigator.turbo(
+            .visitStarted(
+                identifier: "late", location: FakePage.url("/posts/new"), action: .restore,
+                restorationIdentifier: window.current?.restorationIdentifier))
+        #expect(page.paths == "/posts /posts/new")
+        _ = window.traverse(by: -1)
+        page.navigator.turbo(
+            .visitCompleted(
+                identifier: "late", location: FakePage.url("/posts/new"), restorationIdentifier: nil, title: nil))
+        page.navigator.turbo(
+            .visitStarted(
+                identifier: "next", location: FakePage.url("/posts"), action: .restore,
+                restorationIdentifier: window.current?.restorationIdentifier))
+        #expect(page.paths == "/posts")
+    }
+
+    @Test func aVisitsCompletionAfterTheNextVisitWasPushedNamesItsOwnScreen() throws {
+        let page = FakePage(turbo: true, site: [:])
+        page.start("/a")
+        let navigator = page.navigator
+        navigator.turbo(.visitProposed(VisitProposal(number: 91, location: FakePage.url("/b"), action: .advance)))
+        let b = try #require(navigator.top)
+        navigator.turbo(
+            .visitStarted(identifier: "vb", location: FakePage.url("/b"), action: .advance, restorationIdentifier: "rb")
+        )
+        #expect(b.visitIdentifier == "vb")
+        navigator.turbo(.visitProposed(VisitProposal(number: 92, location: FakePage.url("/c"), action: .advance)))
+        let c = try #require(navigator.top)
+        navigator.turbo(
+            .visitCompleted(identifier: "vb", location: FakePage.url("/b"), restorationIdentifier: "rb", title: "B"))
+        #expect(page.paths == "/a /b /c")
+        #expect(b.title == "B" && c.title == "")
+        #expect(c.historyItem == nil)
+    }
+}
