@@ -171,9 +171,15 @@ package final class Navigator {
         top.document = documents
     }
 
-    /// The URL changed within the document: a history traversal may have landed on a screen below.
+    /// The URL changed within the document: a history traversal may have landed on a screen below. Not
+    /// while the top screen has no entry of its own (a Turbo 8 visit that failed before it changed history,
+    /// a native screen, a load about to be adopted): the entry below is the one shown then, and the web
+    /// view's address changes as soon as a load starts.
     package func locationChanged() {
-        if let index = indexOfCurrentEntry(), index < stack.count - 1 { pop(to: index, action: "back") }
+        guard pending != .coldLoad, top?.historyItem != nil, let index = indexOfCurrentEntry(),
+            index < stack.count - 1
+        else { return }
+        pop(to: index, action: "back")
     }
 
     package func titleChanged(_ title: String) {
