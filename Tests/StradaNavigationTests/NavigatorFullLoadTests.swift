@@ -97,7 +97,8 @@ import Testing
         let page = started()
         page.click("/form")
         try page.rules.set([("/refresh-me$", #"{"presentation": "refresh"}"#)])
-        page.navigator.visitFromModal(FakePage.url("/refresh-me"), properties: page.navigator.properties(for: FakePage.url("/refresh-me")))
+        page.navigator.visitFromModal(
+            FakePage.url("/refresh-me"), properties: page.navigator.properties(for: FakePage.url("/refresh-me")))
         #expect(page.paths == "/")
         #expect(page.window.calls.last == .reload)
     }

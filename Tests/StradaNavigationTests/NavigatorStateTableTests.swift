@@ -21,7 +21,9 @@ import Testing
             if line.hasPrefix("|") {
                 inTable = true
                 let cell = line.split(separator: "|").first ?? ""
-                names += cell.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+                names += cell.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map {
+                    String($0.element)
+                }
             } else if inTable {
                 break
             }
