@@ -22,6 +22,9 @@ afresh. Pages use the web library (SDK/web/strada.js) and the demo's button and 
     GET  /frame, /frame/2            a <turbo-frame data-turbo-action="advance">: /frame's link (a right
                                      button) loads /frame/2's frame, whose content has a left button
     GET  /missing                    404 (an HTML page)
+    GET  /away                       302 → the same server under another origin (localhost instead of 127.0.0.1)
+    GET  /reloading                  turbo-visit-control reload: Turbo cannot render it in place (pageInvalidated);
+                                     a right button
     GET  /flaky                      500 until GET /flaky/fix, then a page with a right button
     GET  /configurations/linux.json  path-configuration.json (next to this file)
     GET  /strada.js, /demo.js, /components/*.js, /turbo.js (with --turbo FILE)
@@ -111,6 +114,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send_page(path.strip("/"), "<p>Never shown by a native app.</p>")
         if path == "/missing":
             return self.send_page("missing", "<p>No such page.</p>", status=404)
+        if path == "/away":
+            self.send_response(302)
+            self.send_header("Location", "http://localhost:%d/page/elsewhere" % self.server.server_address[1])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        if path == "/reloading":
+            meta = '<meta name="turbo-visit-control" content="reload">'
+            return self.send_page("reloading", button("reloading", "right", "/page/next"), meta=meta)
         if path == "/flaky/fix":
             with lock:
                 state["flaky"] = False

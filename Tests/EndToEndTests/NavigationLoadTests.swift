@@ -1,0 +1,44 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Turbo visits that cannot be rendered in place, with Turbo 7.1.0 and (with `TURBO_JS`) a Turbo 8 build: a
+/// redirect out of the app's origin reaches the user's browser and the screen shown stays; a page Turbo
+/// cannot render in place (`turbo-visit-control: reload`, Turbo's `pageInvalidated`) is loaded in full into its
+/// own screen.
+extension NavigationTests {
+    @Test(arguments: Turbo.available)
+    func aTurboVisitRedirectedToAnotherOriginOpensInTheBrowserAndTheScreenStays(turbo: Turbo) async throws {
+        let app = try await App.start(turbo, page: "page/start?right=/away")
+        try await app.expectControls(["button.button-right=start right"], since: 0)
+        let mark = app.mark
+        try await app.press("button.button-right")
+        let opened = try await app.next("browser.opened", after: mark)
+        #expect((opened["url"] as? String)?.hasPrefix("http://localhost:") == true, "\(app.trace(after: mark))")
+        // The screen the visit pushed is gone again: the start page is shown, alone on the stack.
+        if app.screenChanges(after: mark).first?.hasPrefix("screen.pushed") == true {
+            try await app.next("screen.popped", after: mark)
+        }
+        let changes = app.screenChanges(after: mark)
+        #expect(changes.isEmpty || changes.last?.hasPrefix("screen.popped main 1 /page/start") == true, "\(changes)")
+        try await app.expectControls(["button.button-right=start right"], since: mark)
+        try await app.stop()
+    }
+
+    @Test(arguments: Turbo.available)
+    func aPageTurboCannotRenderInPlaceIsLoadedInFullIntoItsScreen(turbo: Turbo) async throws {
+        let app = try await App.start(turbo, page: "page/start?right=/reloading")
+        try await app.expectControls(["button.button-right=start right"], since: 0)
+        let mark = app.mark
+        try await app.press("button.button-right")
+        try await app.next("page.committed", after: mark) { Self.path($0) == "/reloading" }
+        try await app.title("reloading", after: mark)
+        #expect(app.screenChanges(after: mark) == ["screen.pushed main 2 /reloading"], "\(app.trace(after: mark))")
+        try await app.expectControls(["button.button-right=reloading right"], since: mark)
+        let back = app.mark
+        try await app.perform(["command": "back"])
+        try await app.next("screen.popped", after: back)
+        try await app.expectControls(["button.button-right=start right"], since: back)
+        try await app.stop()
+    }
+}
