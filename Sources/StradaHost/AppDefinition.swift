@@ -14,6 +14,9 @@ public struct AppDefinition: Sendable, Equatable {
     public var startURL: String
     public var allowedOrigins: [String] = []
     public var pluginDirectories: [String] = []
+    /// Whether the installed host's first-party plugins (its system plugins folder) are searched after the
+    /// app's `plugins`: `"system_plugins": false` for an app that wants only its own.
+    public var systemPlugins = true
     public var pathConfiguration: [String] = []
     public var userAgentPrefix: String?
     public var windowSize: (width: Int, height: Int)?
@@ -25,8 +28,8 @@ public struct AppDefinition: Sendable, Equatable {
 
     /// Every key a definition may have, in the order the starter writes them.
     public static let keys = [
-        "id", "name", "start_url", "allowed_origins", "plugins", "path_configuration", "user_agent_prefix",
-        "window", "icon", "color_scheme",
+        "id", "name", "start_url", "allowed_origins", "plugins", "system_plugins", "path_configuration",
+        "user_agent_prefix", "window", "icon", "color_scheme",
     ]
 
     /// Reads and checks the definition at `path`. The error is one line naming the file and the key.
@@ -111,6 +114,11 @@ public struct AppDefinition: Sendable, Equatable {
             throw fail("\"allowed_origins\" has \"\(origin)\", not an origin like https://app.example")
         }
         pluginDirectories = try strings("plugins").map(resolve)
+        switch object["system_plugins"] {
+        case nil: break
+        case .bool(let value)?: systemPlugins = value
+        default: throw fail("\"system_plugins\" must be true or false (false: only the app's own plugins)")
+        }
         pathConfiguration = try strings("path_configuration").map { source in
             source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://")
                 ? source : resolve(source)
@@ -164,6 +172,7 @@ public struct AppDefinition: Sendable, Equatable {
               "start_url": "http://127.0.0.1:3000/",
               "allowed_origins": [],
               "plugins": ["plugins"],
+              "system_plugins": true,
               "path_configuration": ["path-configuration.json"],
               "user_agent_prefix": "\(name)/1.0",
               "window": {"width": 1100, "height": 760},
@@ -177,7 +186,8 @@ public struct AppDefinition: Sendable, Equatable {
     public static func == (lhs: AppDefinition, rhs: AppDefinition) -> Bool {
         lhs.id == rhs.id && lhs.name == rhs.name && lhs.startURL == rhs.startURL
             && lhs.allowedOrigins == rhs.allowedOrigins && lhs.pluginDirectories == rhs.pluginDirectories
-            && lhs.pathConfiguration == rhs.pathConfiguration && lhs.userAgentPrefix == rhs.userAgentPrefix
+            && lhs.systemPlugins == rhs.systemPlugins && lhs.pathConfiguration == rhs.pathConfiguration
+            && lhs.userAgentPrefix == rhs.userAgentPrefix
             && lhs.windowSize?.width == rhs.windowSize?.width && lhs.windowSize?.height == rhs.windowSize?.height
             && lhs.icon == rhs.icon && lhs.colorScheme == rhs.colorScheme && lhs.path == rhs.path
     }

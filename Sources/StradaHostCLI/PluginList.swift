@@ -1,20 +1,46 @@
 import ArgumentParser
 import Foundation
+import StradaHost
 import StradaPluginHost
 
-/// `strada-host plugin list`: every plugin file with what it declares, or why it does not load.
+/// `strada-host plugin list`: every plugin file a run would search, in its order, with what it declares, or
+/// why it does not load — the same folders as `run` with the same options (``PluginDirectories/searched``).
 struct PluginList: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the plugins in a plugins directory.")
+        commandName: "list", abstract: "List the plugins a run would load, in the order it searches them.")
 
-    @OptionGroup var options: PluginDirectoryOptions
+    @Option(
+        name: .customLong("plugins"),
+        help: ArgumentHelp(
+            "The app's plugins directory (repeatable; default: the app definition's plugins, else "
+                + "~/.local/share/strada/plugins), as for run."))
+    var directories: [String] = []
+
+    @Option(
+        name: .customLong("app"), help: ArgumentHelp("An app definition: list its plugins.", valueName: "file"))
+    var appFile: String?
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Whether the installed host's first-party plugins are listed after the app's, as for run.")
+    var systemPlugins: Bool?
 
     @Flag(help: "One JSON object per plugin instead of a table.")
     var json = false
 
     func run() throws {
-        let directory = options.directory ?? PluginDirectories.userDefault
-        let statuses = PluginProbe.candidates(in: directory).map { file in
+        var app: AppDefinition?
+        if let appFile {
+            do {
+                app = try AppDefinition(contentsOf: appFile)
+            } catch {
+                throw ValidationError(error.description)
+            }
+        }
+        let folders = PluginDirectories.searched(
+            given: directories, app: app?.pluginDirectories ?? [],
+            includeSystem: systemPlugins ?? app?.systemPlugins ?? true)
+        let statuses = folders.flatMap(PluginProbe.candidates(in:)).map { file in
             let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
             status.printLogIfRefused()
             return status
@@ -23,14 +49,15 @@ struct PluginList: ParsableCommand {
             for status in statuses { print(status.json.serialized(sortedKeys: true)) }
             return
         }
-        print(PluginTable.render(statuses, directory: directory))
+        print(PluginTable.render(statuses, folders: folders.isEmpty ? [PluginDirectories.userDefault] : folders))
     }
 }
 
 enum PluginTable {
-    /// A table (id, version, ABI, components, status, file), then one line per plugin that did not load.
-    static func render(_ statuses: [PluginStatus], directory: String) -> String {
-        guard !statuses.isEmpty else { return "no plugins in \(directory)" }
+    /// A table (id, version, ABI, components, status, file), then one line per plugin that did not load or
+    /// lost a component name to an earlier one, then the folders in search order when there are several.
+    static func render(_ statuses: [PluginStatus], folders: [String]) -> String {
+        guard !statuses.isEmpty else { return "no plugins in \(folders.joined(separator: ", "))" }
         var owners: [String: String] = [:]
         var rows = [["ID", "VERSION", "ABI", "COMPONENTS", "STATUS", "PATH"]]
         var notes: [String] = []
@@ -56,6 +83,7 @@ enum PluginTable {
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
             }.joined(separator: "  ")
         }
+        if folders.count > 1 { notes.append("searched in this order: \(folders.joined(separator: ", then "))") }
         if !notes.isEmpty { lines.append("") }
         lines.append(contentsOf: notes)
         return lines.joined(separator: "\n")

@@ -26,9 +26,17 @@ struct Run: ParsableCommand {
     @Option(
         name: .customLong("plugins"),
         help: ArgumentHelp(
-            "A plugins directory (repeatable). Default: ~/.local/share/strada/plugins, then the installed "
-                + "host's system folder (/usr/lib/strada/plugins), each if it exists."))
+            "The app's plugins directory (repeatable; default: the app definition's plugins, else "
+                + "~/.local/share/strada/plugins). The installed host's first-party plugins "
+                + "(/usr/lib/strada/plugins) are searched after it; the earlier folder keeps a component name."))
     var pluginDirectories: [String] = []
+
+    @Flag(
+        inversion: .prefixedNo,
+        help: ArgumentHelp(
+            "Whether the installed host's first-party plugins are searched after the app's (default: yes, or the "
+                + "app definition's system_plugins)."))
+    var systemPlugins: Bool?
 
     @Flag(help: "Machine-readable automation channel: JSON-line events on stdout, JSON-line commands on stdin.")
     var automation = false
@@ -171,11 +179,9 @@ struct Run: ParsableCommand {
         }
         let app = try appDefinition()
         let origins = allowedOrigins.isEmpty ? (app?.allowedOrigins ?? []) : allowedOrigins
-        let plugins =
-            !pluginDirectories.isEmpty
-            ? pluginDirectories
-            : (app?.pluginDirectories.isEmpty == false
-                ? app!.pluginDirectories + PluginDirectories.existingSystem : PluginDirectories.existingDefaults)
+        let plugins = PluginDirectories.searched(
+            given: pluginDirectories, app: app?.pluginDirectories ?? [],
+            includeSystem: systemPlugins ?? app?.systemPlugins ?? true)
         var configuration = HostConfiguration(
             startURL: try pageURL(), originPolicy: OriginPolicy(allowed: [try pageURL()] + origins),
             pluginDirectories: plugins)

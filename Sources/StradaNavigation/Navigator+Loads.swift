@@ -10,10 +10,28 @@ extension Navigator {
             pending = .none
             startOver()
         }
+        if Self.isBlank(url) {
+            // A blank document (a window a WebDriver session drives starts on one, and Capybara's reset between
+            // tests visits one) is never a screen to go back to: the stack starts over from it.
+            pending = .none
+            if stack.count == 1, let top, Self.isBlank(top.url) {
+                top.historyItem = entry
+                return
+            }
+            startOver()
+        }
         guard let top else {
             let root = makeScreen(url: url)
             root.historyItem = entry
             push(root, action: "load")
+            return
+        }
+        if stack.count == 1, Self.isBlank(top.url), !Self.isBlank(url) {
+            // The first real page after the blank one is the root screen: native Back on it has nowhere to go.
+            pending = .none
+            let root = makeScreen(url: url)
+            root.historyItem = entry
+            replaceTop(with: root, action: "load")
             return
         }
         if pending == .coldLoad || top.historyItem == nil {
@@ -84,7 +102,11 @@ extension Navigator {
             return
         }
         let screen = makeScreen(url: error.url)
-        push(screen, action: top == nil ? "load" : "advance")
+        if let top, stack.count == 1, Self.isBlank(top.url) {
+            replaceTop(with: screen, action: "load")  // the blank start page is not a screen to go back to
+        } else {
+            push(screen, action: top == nil ? "load" : "advance")
+        }
         showError(error, on: screen)
     }
 
@@ -141,5 +163,10 @@ extension Navigator {
             logger.info("a request for a new window without an address was ignored (the app has one window)")
         }
         return true
+    }
+
+    /// `about:blank` (and `about:blank#…`, `about:blank?…`): the empty document, not a page of the app.
+    static func isBlank(_ url: String) -> Bool {
+        url == "about:blank" || url.hasPrefix("about:blank#") || url.hasPrefix("about:blank?")
     }
 }

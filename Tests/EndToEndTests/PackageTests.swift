@@ -6,21 +6,28 @@ import Testing
 /// own Swift runtime and the plugins in its system plugins folder.
 @Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct PackageTests {
-    @Test func theDebianPackageInstallsAndRunsTheDemoWithItsPackagedPlugins() async throws {
+    /// Builds the package from this build (`scripts/package --bin-path`) and unpacks it into a new scratch
+    /// root (`dpkg-deb -x`), as the tests of the packaged host start: the .deb and the root.
+    static func unpacked() async throws -> (deb: String, root: String) {
         let output = try TemporaryDirectory.make("deb")
         let built = try await ProcessRunner.run(
             Repository.path("scripts/package"), ["--bin-path", BuiltProducts.directory.path, "--output", output])
         try #require(built.status == 0, "scripts/package: \(built.stderr)")
         let deb = try #require(built.stdout.split(separator: "\n").last.map(String.init))
+        let root = try TemporaryDirectory.make("root")
+        let extracted = try await ProcessRunner.run("dpkg-deb", ["-x", deb, root])
+        try #require(extracted.status == 0, "dpkg-deb -x: \(extracted.stderr)")
+        return (deb, root)
+    }
+
+    @Test func theDebianPackageInstallsAndRunsTheDemoWithItsPackagedPlugins() async throws {
+        let (deb, root) = try await Self.unpacked()
         #expect(deb.hasSuffix(".deb") && FileManager.default.fileExists(atPath: deb))
 
         let fields = try await ProcessRunner.run("dpkg-deb", ["--field", deb, "Package", "Depends"])
         #expect(fields.stdout.contains("Package: strada-host"))
         #expect(fields.stdout.contains("libwebkitgtk-6.0-4"))
 
-        let root = try TemporaryDirectory.make("root")
-        let extracted = try await ProcessRunner.run("dpkg", ["-x", deb, root])
-        try #require(extracted.status == 0, "dpkg -x: \(extracted.stderr)")
         let host = root + "/usr/bin/strada-host"
         for file in [
             host, root + "/usr/lib/strada/plugins/libStradaFormPlugin.so", root + "/usr/include/strada/strada_plugin.h",

@@ -164,6 +164,9 @@ struct WebDriverTests {
         #expect((started["session"] as? String)?.isEmpty == false)
 
         _ = try await call("POST", "/session/\(session)/url", ["url": server.url + "form"])
+        // The window started on about:blank; the first page the driver visits replaces it as the root screen.
+        let root = try client.next("screen.replaced")
+        #expect(root["url"] as? String == server.url + "form" && root["depth"] as? Int == 1, "\(root)")
         let title = try await call("GET", "/session/\(session)/title")
         #expect(title["value"] as? String == "Form · Strada demo")
         let found = try await call(
@@ -184,6 +187,13 @@ struct WebDriverTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(url.hasPrefix(server.url + "form/sent?id="))
+        // Native Back returns to the form, and no further: never to the blank page the window started on.
+        try client.send(["command": "back"])
+        _ = try client.next("command.ok")
+        let popped = try client.next("screen.popped")
+        #expect(popped["url"] as? String == server.url + "form" && popped["depth"] as? Int == 1, "\(popped)")
+        try client.send(["command": "back"])
+        #expect(try client.next("command.error")["error"] as? String == "there is no screen to go back to")
         _ = try await call("DELETE", "/session/\(session)")
         #expect(try String(contentsOfFile: folder + "/host.log", encoding: .utf8).contains("WebDriver session"))
     }

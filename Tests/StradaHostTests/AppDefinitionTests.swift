@@ -28,6 +28,22 @@ import Testing
         #expect(app.userAgentPrefix == "Notes/2.1")
         #expect(app.windowSize?.width == 1200 && app.windowSize?.height == 800)
         #expect(app.colorScheme == .dark && app.icon == nil)
+        #expect(app.systemPlugins)
+    }
+
+    @Test func anAppCanAskForOnlyItsOwnPlugins() throws {
+        let own = Self.valid.replacingOccurrences(of: #""plugins": ["#, with: #""system_plugins": false, "plugins": ["#)
+        #expect(try AppDefinition(json: own, path: "/srv/notes/app.json").systemPlugins == false)
+        let wrong = Self.valid.replacingOccurrences(
+            of: #""plugins": ["#, with: #""system_plugins": "no", "plugins": ["#)
+        #expect(throws: AppDefinitionError.self) { try AppDefinition(json: wrong, path: "/srv/notes/app.json") }
+        do {
+            _ = try AppDefinition(json: wrong, path: "/srv/notes/app.json")
+        } catch {
+            #expect(
+                error.description.hasSuffix(
+                    #""system_plugins" must be true or false (false: only the app's own plugins)"#))
+        }
     }
 
     @Test(arguments: [

@@ -287,7 +287,7 @@ struct SHA256Tests {
 }
 
 /// Records warning lines.
-private final class WarningLines: LogHandler, @unchecked Sendable {  // the loader logs on the main thread
+final class WarningLines: LogHandler, @unchecked Sendable {  // the loader logs on the main thread
     var text: [String] = []
     var metadata: Logger.Metadata = [:]
     var logLevel: Logger.Level = .warning

@@ -9,9 +9,16 @@ require "capybara/minitest"
 require "strada/capybara"
 
 REPOSITORY = File.expand_path("../../..", __dir__)
-_input, server_out, = Open3.popen2("python3", File.join(REPOSITORY, "Examples/demo/server.py"), "--port", "0",
-                                  err: File::NULL)
+_input, server_out, server = Open3.popen2("python3", File.join(REPOSITORY, "Examples/demo/server.py"), "--port", "0",
+                                        err: File::NULL)
 DEMO = server_out.gets.split.last.chomp("/")
+# The app server goes with the tests (Rails' own system tests stop theirs the same way).
+Minitest.after_run do
+  Process.kill("TERM", server.pid)
+  server.join
+rescue Errno::ESRCH
+  nil
+end
 
 Capybara.app_host = DEMO
 Capybara.run_server = false
