@@ -15,9 +15,11 @@ impossible (no X window of the host, e.g. a Wayland session), the commands answe
 the reason, unless STRADA_SCRIPT_INPUT=1 asks for the old script events (not trusted) instead.
 """
 import argparse
+import base64
 import http.client
 import http.server
 import json
+import mimetypes
 import os
 import re
 import signal
@@ -36,6 +38,7 @@ else:  # run as a file: python3 …/strada_testing/webdriver.py
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 BUTTONS = {0: 1, 1: 2, 2: 3, 3: 8, 4: 9}  # WebDriver's buttons → X's
+DOUBLE_CLICK = 0.5  # s: GTK's gtk-double-click-time is 400 ms
 
 # Input reaches the page after the command answers (the engine queues key events, one at a time): the page counts
 # the trusted key and mouse releases and moves it gets, and the command answers once the ones it made arrived,
@@ -66,9 +69,11 @@ const element = arguments[0], scroll = arguments[1];
 const viewport = {width: innerWidth, height: innerHeight, ratio: devicePixelRatio};
 if (!element) return {viewport, counts};
 if (!element.isConnected) return {stale: true};
+if (element.localName === "option") return {option: true, viewport, counts};
+const file = element.localName === "input" && element.type === "file";
 const rectangle = () => element.getClientRects()[0];
 let r = rectangle();
-if (!r) return {hidden: true, viewport};
+if (!r) return {hidden: true, file, viewport};
 const inside = (r) => r.right > 0 && r.bottom > 0 && r.left < innerWidth && r.top < innerHeight;
 if (scroll && (!inside(r) || r.top < 0 || r.bottom > innerHeight)) {
   element.scrollIntoView({block: "end", inline: "nearest"});
@@ -80,8 +85,7 @@ const x = Math.floor((left + right) / 2), y = Math.floor((top + bottom) / 2);
 const hit = inside(r) ? document.elementFromPoint(x, y) : null;
 const on = hit && (hit === element || element.contains(hit) || (element.labels && [...element.labels].includes(hit)));
 const describe = (e) => e ? e.outerHTML.slice(0, 120) : "nothing";
-return {x, y, viewport, counts, inView: inside(r), covered: on ? null : describe(hit), option: element.localName === "option",
-        file: element.localName === "input" && element.type === "file", active: document.activeElement === element};
+return {x, y, viewport, counts, file, inView: inside(r), covered: on ? null : describe(hit)};
 """
 FOCUS = COUNT + """
 const element = arguments[0];
@@ -92,6 +96,34 @@ if (document.activeElement !== element) {
   }
 }
 return counts;
+"""
+# The spec's element click on an <option> is no pointer input either: the remote end selects it and fires the
+# events itself. WebKitWebDriver refuses here, so the intermediary does it as the spec's steps say, without the
+# spec's synthetic mouse events (a mousedown on a <select>, even a script's, opens the engine's popup menu).
+SELECT_OPTION = """
+const option = arguments[0], select = option.closest("select, datalist");
+if (!select || option.disabled || select.disabled) return;
+select.focus();
+const before = option.selected;
+option.selected = select.multiple ? !before : true;
+if (option.selected !== before) {
+  select.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
+  select.dispatchEvent(new Event("change", {bubbles: true}));
+}
+"""
+# A file input's files: no typing chooses files, and WebKitWebDriver refuses; the files are read here and given
+# to the input as a person's choice in the file chooser would (input and change events follow).
+SET_FILES = """
+const input = arguments[0], files = arguments[1], transfer = new DataTransfer();
+if (!input.multiple) transfer.items.clear();
+for (const file of (input.multiple ? [...input.files] : [])) transfer.items.add(file);
+for (const {name, type, data} of files) {
+  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
+  transfer.items.add(new File([bytes], name, {type}));
+}
+input.files = transfer.files;
+input.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
+input.dispatchEvent(new Event("change", {bubbles: true}));
 """
 SCRIPT_CLICK = "arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus(); arguments[0].click();"
 SCRIPT_TYPE = """
@@ -120,6 +152,7 @@ class Session:
         self.window = None
         self.pointer = (0, 0)  # viewport CSS pixels
         self.buttons = set()
+        self.last_press = 0.0  # time.monotonic() of the last button press
         self.released = []  # buttons released, in order (what the page's mouseup events will be)
         self.keyboard = None
 
@@ -232,8 +265,11 @@ class Intermediary:
 
     def element_click(self, session, element):
         where = self.locate(session, element)
-        if where.get("option") or where.get("file"):
-            return None  # the spec selects options without pointer input: WebKitWebDriver does it
+        if where.get("option"):
+            self.script(session, SELECT_OPTION, {ELEMENT: element})
+            return {"value": None}
+        if where.get("file"):
+            return None  # a file input opens a file chooser: WebKitWebDriver answers as it does
         if where.get("hidden") or not where.get("inView"):
             raise WebDriverError(400, "element not interactable", "the element has no box in the viewport")
         if where["covered"]:
@@ -246,6 +282,10 @@ class Intermediary:
             session.attach()
             session.screen.focus(session.window)
             self.move(session, where["viewport"], where["x"], where["y"])
+            # An element click is one click: a press within the double-click time of the last one would make
+            # GTK count it as the second of a double click, so it waits until a person's next click could come.
+            time.sleep(max(0, session.last_press + DOUBLE_CLICK - time.monotonic()))
+            session.last_press = time.monotonic()
             session.screen.button(1, True)
             session.screen.button(1, False)
             self.arrived(session, where.get("counts"), {"mouseup": 1})
@@ -257,7 +297,7 @@ class Intermediary:
             text = "".join(payload.get("value") or [])
         where = self.locate(session, element)
         if where.get("file"):
-            return None  # a file input's files are set by WebKitWebDriver, not typed
+            return self.set_files(session, element, text)
         if self.script_input:
             self.script(session, SCRIPT_TYPE, {ELEMENT: element}, text)
             return {"value": None}
@@ -268,6 +308,19 @@ class Intermediary:
             released = session.keyboard.releases
             session.keyboard.type(text)
             self.arrived(session, counts, {"keyup": session.keyboard.releases - released})
+        return {"value": None}
+
+    def set_files(self, session, element, text):
+        files = []
+        for path in filter(None, text.split("\n")):
+            try:
+                with open(path, "rb") as file:
+                    data = base64.b64encode(file.read()).decode()
+            except OSError as error:
+                raise WebDriverError(400, "invalid argument", "cannot read %s: %s" % (path, error.strerror))
+            kind = mimetypes.guess_type(path)[0] or ""
+            files.append({"name": os.path.basename(path), "type": kind, "data": data})
+        self.script(session, SET_FILES, {ELEMENT: element}, files)
         return {"value": None}
 
     def perform_actions(self, session, payload):
@@ -305,6 +358,7 @@ class Intermediary:
             pressed = name == "pointerDown"
             if pressed != (button in session.buttons):
                 session.screen.button(button, pressed)
+                session.last_press = time.monotonic() if pressed else session.last_press
                 (session.buttons.add if pressed else session.buttons.discard)(button)
                 if not pressed:
                     session.released.append(button)

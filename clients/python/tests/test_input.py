@@ -19,11 +19,13 @@ def test_a_click_a_double_click_hovering_and_a_drag_are_trusted(demo, plugins):
         page.get(demo + "input")
         target = page.find_element(By.ID, "target")
 
-        target.click()
-        wait.until(lambda _: events(page, "click"))
+        # A double click, then a click: one click, not the third of a triple click (GTK counts presses close
+        # in time and place as one multiple click; an element click is one click).
         ActionChains(page).double_click(target).perform()
         wait.until(lambda _: events(page, "dblclick"))
-        assert [event["type"] for event in events(page, "click", "dblclick")] == ["click", "click", "click", "dblclick"]
+        target.click()
+        wait.until(lambda _: len(events(page, "click")) == 3)
+        assert [event["type"] for event in events(page, "click", "dblclick")] == ["click", "click", "dblclick", "click"]
 
         ActionChains(page).move_to_element(page.find_element(By.ID, "hover")).perform()
         wait.until(lambda d: d.find_element(By.ID, "hover").text == "Hovered")
