@@ -411,6 +411,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, format, *arguments):
         pass
 
+    def setup(self):
+        super().setup()
+        # Headers and body leave in separate writes: without this, Nagle's algorithm holds the body back until
+        # the client's delayed acknowledgement (40 ms a command).
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def do_GET(self):
         self.route("GET")
 
