@@ -273,7 +273,6 @@ class StradaHost:
         except BaseException:
             stop(self.intermediary)
             raise
-        self.driver._is_remote = False  # the driver runs here: send_keys gives a file input local paths as they are
         self.native = Native(self.socket_path)
         self.native.wait_for("host.ready")
 

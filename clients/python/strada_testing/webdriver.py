@@ -18,6 +18,7 @@ import argparse
 import base64
 import http.client
 import http.server
+import io
 import json
 import mimetypes
 import os
@@ -25,9 +26,12 @@ import re
 import signal
 import socket
 import subprocess
+import shutil
 import sys
+import tempfile
 import threading
 import time
+import zipfile
 
 if __package__:
     from .keys import KeyboardState
@@ -155,6 +159,7 @@ class Session:
         self.last_press = 0.0  # time.monotonic() of the last button press
         self.released = []  # buttons released, in order (what the page's mouseup events will be)
         self.keyboard = None
+        self.uploads = None  # a folder for files Selenium uploads
 
     def attach(self):
         """The host's X window (found once, again if it went away)."""
@@ -174,6 +179,8 @@ class Session:
     def close(self):
         if self.screen is not None:
             self.screen.close()
+        if self.uploads:
+            shutil.rmtree(self.uploads, ignore_errors=True)
 
 
 class Intermediary:
@@ -243,7 +250,9 @@ class Intermediary:
         ratio = viewport.get("ratio") or 1
         border = max(0, (width - viewport["width"] * ratio) / 2)
         top = height - viewport["height"] * ratio - border
-        return border + x * ratio, top + y * ratio
+        # The viewport's first pixel row never reaches the page (the header bar's edge gets it): a move there
+        # lands one row lower, as Selenium's scroll_by_amount (at the viewport's origin) needs.
+        return border + x * ratio, top + max(y, 1) * ratio
 
     def move(self, session, viewport, x, y):
         if not (0 <= x < viewport["width"] and 0 <= y < viewport["height"]):
@@ -323,6 +332,19 @@ class Intermediary:
         self.script(session, SET_FILES, {ELEMENT: element}, files)
         return {"value": None}
 
+    def upload(self, session, payload):
+        """Selenium's file upload to a remote driver (a zip, in base64): here the driver is on this machine, so
+        the file is unpacked into a folder of the session's and its path returned, for send keys."""
+        if session.uploads is None:
+            session.uploads = tempfile.mkdtemp(prefix="strada-webdriver-")
+        folder = tempfile.mkdtemp(dir=session.uploads)
+        with zipfile.ZipFile(io.BytesIO(base64.b64decode(payload.get("file", "")))) as archive:
+            names = [name for name in archive.namelist() if not name.endswith("/")]
+            if not names or any(name.startswith("/") or ".." in name.split("/") for name in names):
+                raise WebDriverError(400, "invalid argument", "the upload has no file, or one outside its folder")
+            archive.extractall(folder)
+        return {"value": os.path.join(folder, names[0])}
+
     def perform_actions(self, session, payload):
         sources = payload.get("actions") or []
         with session.lock:
@@ -401,6 +423,7 @@ ROUTES = [
     ("POST", re.compile(r"^/session/([^/]+)/element/([^/]+)/value$"), "value"),
     ("POST", re.compile(r"^/session/([^/]+)/actions$"), "actions"),
     ("DELETE", re.compile(r"^/session/([^/]+)/actions$"), "release"),
+    ("POST", re.compile(r"^/session/([^/]+)/se/file$"), "upload"),
 ]
 
 
@@ -463,6 +486,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     return intermediary.element_click(session, match.group(2))
                 if name == "value":
                     return intermediary.element_send_keys(session, match.group(2), payload)
+                if name == "upload":
+                    return intermediary.upload(session, payload)
                 if name == "actions" and intermediary.script_input:
                     return None
                 if name == "actions":

@@ -3,7 +3,7 @@ strada-webdriver performs them as real X input into the host's window, so every 
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from strada_testing import StradaHost
 
@@ -35,9 +35,30 @@ def test_a_click_a_double_click_hovering_and_a_drag_are_trusted(demo, plugins):
         up = events(page, "mouseup")[-1]
         assert up["over"] and up["moves"] > 0
 
+        ActionChains(page).context_click(target).perform()
+        wait.until(lambda _: events(page, "contextmenu"))
+        ActionChains(page).scroll_by_amount(0, 200).perform()
+        wait.until(lambda d: d.execute_script("return scrollY") > 0)
+        assert events(page, "wheel")[0]["deltaY"] > 0
+
         recorded = events(page)
         assert {event["type"] for event in recorded} >= {"click", "dblclick", "mouseenter", "mousedown", "mouseup"}
         assert all(event["trusted"] for event in recorded), recorded
+
+
+def test_an_option_is_selected_and_a_file_input_gets_files_as_the_spec_says(demo, plugins, tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("twelve bytes")
+    with StradaHost(plugins=plugins, allow=[demo.rstrip("/")]) as app:
+        page = app.driver
+        page.get(demo + "input")
+        Select(page.find_element(By.ID, "choice")).select_by_visible_text("Third")
+        page.find_element(By.ID, "file").send_keys(str(notes))
+        changes = events(page, "change")
+        assert [(event["target"], event["value"]) for event in changes] == [("choice", "Third"),
+                                                                           ("file", ["notes.txt 12"])]
+        # Neither is input a person could give here (the select's popup menu, the file chooser): scripted.
+        assert not any(event["trusted"] for event in changes)
 
 
 def test_typing_special_keys_and_modifiers_are_trusted_and_enter_submits_the_form(demo, plugins):

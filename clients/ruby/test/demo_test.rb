@@ -61,7 +61,11 @@ class DemoTest < Minitest::Test
     find_field("Text").send_keys([:shift, "b"], :backspace, "!", :enter)
     assert_selector "#submitted", text: "Submitted: Again!"
 
-    recorded = evaluate_script("inputEvents")
+    select "Second", from: "Choice"
+    attach_file "File", __FILE__
+    assert_equal %w[choice file], evaluate_script("inputEvents").select { |e| e["type"] == "change" }.map { |e| e["target"] }
+
+    recorded = evaluate_script("inputEvents").reject { |e| e["type"] == "change" } # scripted, as the spec says
     clicks = recorded.map { |e| e["type"] }.select { |type| %w[click dblclick].include?(type) }
     assert_equal %w[click click dblclick click], clicks
     assert(recorded.any? { |e| e["type"] == "keydown" && e["key"] == "B" && e["shift"] })

@@ -22,8 +22,12 @@ require "socket"
 require "tmpdir"
 
 module Strada
-  # The intermediary in front of WebKitWebDriver, where this repository keeps it.
-  WEBDRIVER = File.expand_path("../../../python/strada_testing/webdriver.py", __dir__)
+  # strada-webdriver, the intermediary in front of WebKitWebDriver that makes input real: $STRADA_WEBDRIVER,
+  # else where this repository keeps it (clients/python/strada_testing/webdriver.py), else on the PATH.
+  def self.webdriver
+    ENV["STRADA_WEBDRIVER"] || [File.expand_path("../../../python/strada_testing/webdriver.py", __dir__)]
+      .find { |path| File.exist?(path) } || "strada-webdriver"
+  end
 
   # A native control was not shown, or the host refused a command (its reason is the message).
   class NativeError < StandardError; end
@@ -204,7 +208,7 @@ module Strada
     # WebKitWebDriver) starts strada-host with `plugins` and the bridge for `allow`; clicks, typing and the
     # actions API are real X input into the host's window. The native channel is `Strada.native`.
     def register_driver(name = :strada, plugins: [], allow: [], host: ENV["STRADA_HOST"] || "strada-host", args: [],
-                        webdriver: ENV["STRADA_WEBDRIVER"] || WEBDRIVER)
+                        webdriver: Strada.webdriver)
       ::Capybara.register_driver(name) do |app|
         @workspace = Dir.mktmpdir("strada-test-")
         socket = File.join(@workspace, "automation.sock")
@@ -246,14 +250,18 @@ module Strada
     # strada-webdriver: a Python 3 script (standard library only) that forwards every command to
     # WebKitWebDriver and performs clicks, typing and actions as real input (see clients/python).
     def start_webdriver(script)
-      raise NativeError, "strada-webdriver not found at #{script} (set STRADA_WEBDRIVER)" unless File.exist?(script)
-
-      output, pid = IO.popen(["python3", script, "--port", "0"], err: File::NULL).then { |io| [io, io.pid] }
-      at_exit { Process.kill("TERM", pid) rescue nil }
+      command = script.end_with?(".py") ? ["python3", script] : [script]
+      output = IO.popen(command + ["--port", "0"], err: File::NULL)
+      at_exit { Process.kill("TERM", output.pid) rescue nil }
       line = output.gets.to_s
-      raise NativeError, "strada-webdriver did not start (install Debian's webkit2gtk-driver)" unless line.start_with?("listening on ")
+      unless line.start_with?("listening on ")
+        raise NativeError, "strada-webdriver (#{command.join(' ')}) did not start: it needs python3 and " \
+                           "WebKitWebDriver (Debian's webkit2gtk-driver); STRADA_WEBDRIVER names it"
+      end
 
       Integer(line[%r{:(\d+)/?\s*$}, 1])
+    rescue SystemCallError => e
+      raise NativeError, "strada-webdriver (#{command.join(' ')}) cannot run: #{e.message}"
     end
   end
 end
