@@ -35,109 +35,16 @@ import zipfile
 
 if __package__:
     from .keys import KeyboardState
+    from .page_scripts import ARRIVED, FOCUS, GEOMETRY, SCRIPT_CLICK, SCRIPT_TYPE, SELECT_OPTION, SET_FILES
     from .x11 import X11, XError
 else:  # run as a file: python3 …/strada_testing/webdriver.py
     from keys import KeyboardState
+    from page_scripts import ARRIVED, FOCUS, GEOMETRY, SCRIPT_CLICK, SCRIPT_TYPE, SELECT_OPTION, SET_FILES
     from x11 import X11, XError
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 BUTTONS = {0: 1, 1: 2, 2: 3, 3: 8, 4: 9}  # WebDriver's buttons → X's
 DOUBLE_CLICK = 0.5  # s: GTK's gtk-double-click-time is 400 ms
-
-# Input reaches the page after the command answers (the engine queues key events, one at a time): the page counts
-# the trusted key and mouse releases and moves it gets, and the command answers once the ones it made arrived,
-# the page went away, or 1.5 s passed — as a person's next action comes after the page reacted.
-COUNT = """
-const counts = {...(window.__stradaInput ||= (() => {
-  const seen = {keyup: 0, mouseup: 0, mousemove: 0};
-  for (const type in seen) addEventListener(type, (event) => { if (event.isTrusted) seen[type] += 1; }, true);
-  return seen;
-})())};
-"""
-ARRIVED = """
-const baseline = arguments[0], expected = arguments[1], done = arguments[arguments.length - 1];
-const seen = window.__stradaInput, deadline = Date.now() + 1500;
-if (!seen) return done(false);
-addEventListener("pagehide", () => done(false));
-const check = () => {
-  if (Object.keys(expected).every((type) => seen[type] - baseline[type] >= expected[type])) return done(true);
-  if (Date.now() > deadline) return done(false);
-  setTimeout(check, 2);
-};
-check();
-"""
-# The element's in-view centre (scrolled into view first, as the spec's element click does), what is on top
-# there, and the viewport's size to map CSS pixels to the window.
-GEOMETRY = COUNT + """
-const element = arguments[0], scroll = arguments[1];
-const viewport = {width: innerWidth, height: innerHeight, ratio: devicePixelRatio};
-if (!element) return {viewport, counts};
-if (!element.isConnected) return {stale: true};
-if (element.localName === "option") return {option: true, viewport, counts};
-const file = element.localName === "input" && element.type === "file";
-const rectangle = () => element.getClientRects()[0];
-let r = rectangle();
-if (!r) return {hidden: true, file, viewport};
-const inside = (r) => r.right > 0 && r.bottom > 0 && r.left < innerWidth && r.top < innerHeight;
-if (scroll && (!inside(r) || r.top < 0 || r.bottom > innerHeight)) {
-  element.scrollIntoView({block: "end", inline: "nearest"});
-  r = rectangle();
-}
-const left = Math.max(0, Math.min(r.left, r.right)), right = Math.min(innerWidth, Math.max(r.left, r.right));
-const top = Math.max(0, Math.min(r.top, r.bottom)), bottom = Math.min(innerHeight, Math.max(r.top, r.bottom));
-const x = Math.floor((left + right) / 2), y = Math.floor((top + bottom) / 2);
-const hit = inside(r) ? document.elementFromPoint(x, y) : null;
-const on = hit && (hit === element || element.contains(hit) || (element.labels && [...element.labels].includes(hit)));
-const describe = (e) => e ? e.outerHTML.slice(0, 120) : "nothing";
-return {x, y, viewport, counts, file, inView: inside(r), covered: on ? null : describe(hit)};
-"""
-FOCUS = COUNT + """
-const element = arguments[0];
-if (document.activeElement !== element) {
-  element.focus();
-  if (typeof element.setSelectionRange === "function" && typeof element.value === "string") {
-    try { element.setSelectionRange(element.value.length, element.value.length); } catch (e) {}
-  }
-}
-return counts;
-"""
-# The spec's element click on an <option> is no pointer input either: the remote end selects it and fires the
-# events itself. WebKitWebDriver refuses here, so the intermediary does it as the spec's steps say, without the
-# spec's synthetic mouse events (a mousedown on a <select>, even a script's, opens the engine's popup menu).
-SELECT_OPTION = """
-const option = arguments[0], select = option.closest("select, datalist");
-if (!select || option.disabled || select.disabled) return;
-select.focus();
-const before = option.selected;
-option.selected = select.multiple ? !before : true;
-if (option.selected !== before) {
-  select.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
-  select.dispatchEvent(new Event("change", {bubbles: true}));
-}
-"""
-# A file input's files: no typing chooses files, and WebKitWebDriver refuses; the files are read here and given
-# to the input as a person's choice in the file chooser would (input and change events follow).
-SET_FILES = """
-const input = arguments[0], files = arguments[1], transfer = new DataTransfer();
-if (!input.multiple) transfer.items.clear();
-for (const file of (input.multiple ? [...input.files] : [])) transfer.items.add(file);
-for (const {name, type, data} of files) {
-  const bytes = Uint8Array.from(atob(data), (c) => c.charCodeAt(0));
-  transfer.items.add(new File([bytes], name, {type}));
-}
-input.files = transfer.files;
-input.dispatchEvent(new Event("input", {bubbles: true, composed: true}));
-input.dispatchEvent(new Event("change", {bubbles: true}));
-"""
-SCRIPT_CLICK = "arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus(); arguments[0].click();"
-SCRIPT_TYPE = """
-const element = arguments[0], text = arguments[1];
-element.focus();
-const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), "value")?.set;
-setter ? setter.call(element, element.value + text) : (element.value += text);
-element.dispatchEvent(new InputEvent("input", {bubbles: true, inputType: "insertText", data: text}));
-element.dispatchEvent(new Event("change", {bubbles: true}));
-"""
 
 
 class WebDriverError(Exception):
@@ -272,7 +179,7 @@ class Intermediary:
 
     # The commands
 
-    def element_click(self, session, element):
+    def element_click(self, session, element, payload):
         where = self.locate(session, element)
         if where.get("option"):
             self.script(session, SELECT_OPTION, {ELEMENT: element})
@@ -408,7 +315,7 @@ class Intermediary:
             if step < steps:
                 time.sleep(0.02)
 
-    def release_actions(self, session):
+    def release_actions(self, session, payload):
         with session.lock:
             if session.screen is not None:
                 for button in sorted(session.buttons):
@@ -419,10 +326,10 @@ class Intermediary:
 
 
 ROUTES = [
-    ("POST", re.compile(r"^/session/([^/]+)/element/([^/]+)/click$"), "click"),
-    ("POST", re.compile(r"^/session/([^/]+)/element/([^/]+)/value$"), "value"),
-    ("POST", re.compile(r"^/session/([^/]+)/actions$"), "actions"),
-    ("DELETE", re.compile(r"^/session/([^/]+)/actions$"), "release"),
+    ("POST", re.compile(r"^/session/([^/]+)/element/([^/]+)/click$"), "element_click"),
+    ("POST", re.compile(r"^/session/([^/]+)/element/([^/]+)/value$"), "element_send_keys"),
+    ("POST", re.compile(r"^/session/([^/]+)/actions$"), "perform_actions"),
+    ("DELETE", re.compile(r"^/session/([^/]+)/actions$"), "release_actions"),
     ("POST", re.compile(r"^/session/([^/]+)/se/file$"), "upload"),
 ]
 
@@ -479,27 +386,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
         for verb, pattern, name in ROUTES:
             match = pattern.match(self.path) if verb == method else None
             session = match and self.intermediary.sessions.get(match.group(1))
-            if session:
-                intermediary = self.intermediary
-                payload = json.loads(body or b"{}")
-                if name == "click":
-                    return intermediary.element_click(session, match.group(2))
-                if name == "value":
-                    return intermediary.element_send_keys(session, match.group(2), payload)
-                if name == "upload":
-                    return intermediary.upload(session, payload)
-                if name == "actions" and intermediary.script_input:
-                    return None
-                if name == "actions":
-                    return intermediary.perform_actions(session, payload)
-                return intermediary.release_actions(session)
+            if session and not (name == "perform_actions" and self.intermediary.script_input):
+                command = getattr(self.intermediary, name)
+                return command(session, *match.groups()[1:], json.loads(body or b"{}"))
         return None
 
     def answer(self, status, data):
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-cache")
         self.end_headers()
         self.wfile.write(data)
 
