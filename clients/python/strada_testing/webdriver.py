@@ -196,7 +196,7 @@ class Intermediary:
             return {"value": None}
         with session.lock:
             session.attach()
-            session.screen.focus(session.window)
+            session.screen.focus(session.window, session.host_pid)
             self.move(session, where["viewport"], where["x"], where["y"])
             # An element click is one click: a press within the double-click time of the last one would make
             # GTK count it as the second of a double click, so it waits until a person's next click could come.
@@ -220,7 +220,7 @@ class Intermediary:
         counts = self.script(session, FOCUS, {ELEMENT: element})
         with session.lock:
             session.attach()
-            session.screen.focus(session.window)
+            session.screen.focus(session.window, session.host_pid)
             released = session.keyboard.releases
             session.keyboard.type(text)
             self.arrived(session, counts, {"keyup": session.keyboard.releases - released})
@@ -256,7 +256,7 @@ class Intermediary:
         sources = payload.get("actions") or []
         with session.lock:
             session.attach()
-            session.screen.focus(session.window)
+            session.screen.focus(session.window, session.host_pid)
             found = self.locate(session, None)
             viewport, start = found["viewport"], (session.pointer, len(session.released), session.keyboard.releases)
             ticks = max((len(source.get("actions") or []) for source in sources), default=0)

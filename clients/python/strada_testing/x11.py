@@ -54,7 +54,7 @@ class X11:
         x.XGetGeometry.argtypes = [c_void_p, c_ulong, POINTER(c_ulong), POINTER(c_int), POINTER(c_int),
                                    POINTER(c_uint), POINTER(c_uint), POINTER(c_uint), POINTER(c_uint)]
         x.XSetInputFocus.argtypes = [c_void_p, c_ulong, c_int, c_ulong]
-        x.XRaiseWindow.argtypes = [c_void_p, c_ulong]
+        x.XGetInputFocus.argtypes = [c_void_p, POINTER(c_ulong), POINTER(c_int)]
         x.XFree.argtypes = [c_void_p]
         x.XSync.argtypes = [c_void_p, c_int]
         x.XDisplayKeycodes.argtypes = [c_void_p, POINTER(c_int), POINTER(c_int)]
@@ -127,9 +127,14 @@ class X11:
         self.x.XTranslateCoordinates(self.display, window, self.root, 0, 0, byref(x), byref(y), byref(child))
         return x.value, y.value
 
-    def focus(self, window):
-        """Raises the window and gives it the keyboard, as a window manager does when a person clicks it."""
-        self.x.XRaiseWindow(self.display, window)
+    def focus(self, window, pid):
+        """Gives the window the keyboard, as a window manager does when a person clicks it — unless one of the
+        process's windows has it already (a dialog over the window keeps it, as it would for a person)."""
+        focused, revert = c_ulong(), c_int()
+        self.x.XGetInputFocus(self.display, byref(focused), byref(revert))
+        atom = self.x.XInternAtom(self.display, b"_NET_WM_PID", 1)
+        if focused.value > 1 and atom and self._cardinal(focused.value, atom) == pid:
+            return
         self.x.XSetInputFocus(self.display, window, 2, 0)  # RevertToParent, CurrentTime
         self.x.XSync(self.display, 0)
 
