@@ -11,6 +11,8 @@ Python 3 standard library only. Routes:
 
     GET  /                    the index (pages/index.html)
     GET  /<component>         one page per component (pages/<component>.html)
+    GET  /input               a page that records the input it gets and whether it is trusted (event.isTrusted):
+                              clicks, double clicks, hovering, a drag, key presses, a form submitted with Enter
     POST /form                stores the message, answers 303 See Other → /form/sent?id=N
     GET  /form/sent?id=N      the result page (pages/form-sent.html with the message filled in)
     GET  /style.css, /demo.js, /components/*.js    the app's assets
@@ -81,7 +83,7 @@ class DemoHandler(http.server.BaseHTTPRequestHandler):
         if path == "/":
             return self.send_file(os.path.join(PAGES, "index.html"), send_body)
         name = path.strip("/")
-        if name in COMPONENTS:
+        if name in COMPONENTS or name == "input":
             return self.send_file(os.path.join(PAGES, name + ".html"), send_body)
         if path == "/form/sent":
             return self.send_result(urllib.parse.parse_qs(url.query), send_body)

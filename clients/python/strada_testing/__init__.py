@@ -10,57 +10,32 @@
 
 The host is started by WebKitWebDriver (`webkitgtk:browserOptions`) with `run --webdriver --automation-socket
 PATH`; `Native` speaks the host's automation protocol (JSON lines, the README's tables) on that socket.
+Selenium talks to strada-webdriver (strada_testing/webdriver.py), which stands in front of WebKitWebDriver and
+performs clicks, typing and the actions API as real X input into the host's window (`event.isTrusted` true).
 """
 import json
 import os
 import shutil
 import socket
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 
 __all__ = ["StradaHost", "Native", "NativeError", "click", "fill"]
 
-# WebKitGTK 6.0's WebDriver (2.50) answers element clicks, typing and actions with "unsupported operation":
-# its automation cannot synthesise input for GTK 4 web views. Navigation, finding, reading, scripts and
-# screenshots work. These two do what a user's click and typing do, through the page, when WebDriver cannot.
-_CLICK = "arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus(); arguments[0].click();"
-_FILL = """
-const element = arguments[0], text = arguments[1];
-element.focus();
-const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), "value")?.set;
-setter ? setter.call(element, text) : (element.value = text);
-element.dispatchEvent(new InputEvent("input", {bubbles: true, inputType: "insertText", data: text}));
-element.dispatchEvent(new Event("change", {bubbles: true}));
-"""
-
-
-def _unsupported(error):
-    return "unsupported operation" in str(getattr(error, "msg", "") or "") or type(error).__name__ in (
-        "UnknownMethodException", "WebDriverException") and not str(getattr(error, "msg", "") or "")
 
 
 def click(element):
-    """Clicks `element`: WebDriver's click, or the page's when the engine's WebDriver cannot synthesise input."""
-    from selenium.common.exceptions import WebDriverException
-    try:
-        element.click()
-    except WebDriverException as error:
-        if not _unsupported(error):
-            raise
-        element.parent.execute_script(_CLICK, element)
+    """Clicks `element` (Selenium's `element.click()`: a real click, see strada_testing.webdriver)."""
+    element.click()
 
 
 def fill(element, text):
-    """Replaces `element`'s value with `text` as typing would (input and change events)."""
-    from selenium.common.exceptions import WebDriverException
-    try:
-        element.clear()
-        element.send_keys(text)
-    except WebDriverException as error:
-        if not _unsupported(error):
-            raise
-        element.parent.execute_script(_FILL, element, text)
+    """Replaces `element`'s value with `text`, typed for real (Selenium's `clear()` then `send_keys(text)`)."""
+    element.clear()
+    element.send_keys(text)
 
 
 class NativeError(AssertionError):
@@ -234,13 +209,45 @@ class Native:
         return [e for e in self.events if e.get("event", "").startswith("bridge.")]
 
 
+def start_intermediary(driver="WebKitWebDriver"):
+    """strada-webdriver on a free port, in front of `driver`: the process, with its address as `url`."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "webdriver.py")
+    process = subprocess.Popen([sys.executable, script, "--port", "0", "--driver", driver],
+                               stdout=subprocess.PIPE, text=True)
+    line = process.stdout.readline()
+    if not line.startswith("listening on "):
+        process.wait()
+        raise NativeError("strada-webdriver did not start (is Debian's webkit2gtk-driver installed?)")
+    process.url = line.split()[-1].rstrip("/")
+    return process
+
+
+def _executor(url):
+    """Selenium's connection to `url`, made as Selenium 4.26 and later ask (earlier ones take the URL)."""
+    from selenium.webdriver.remote.remote_connection import RemoteConnection
+    try:
+        from selenium.webdriver.remote.client_config import ClientConfig
+    except ImportError:
+        return url
+    return RemoteConnection(client_config=ClientConfig(remote_server_addr=url))
+
+
+def stop(process):
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 class StradaHost:
-    """strada-host started by WebKitWebDriver: `driver` (Selenium) drives the page, `native` the window."""
+    """strada-host started by WebKitWebDriver behind strada-webdriver: `driver` (Selenium) drives the page —
+    clicks, typing and actions as real input —, `native` the window's native controls."""
 
     def __init__(self, plugins=(), allow=(), host=None, args=(), driver_path=None):
         from selenium import webdriver
         from selenium.webdriver.webkitgtk.options import Options
-        from selenium.webdriver.webkitgtk.service import Service
 
         self.workspace = tempfile.mkdtemp(prefix="strada-test-")
         self.socket_path = os.path.join(self.workspace, "automation.sock")
@@ -259,8 +266,13 @@ class StradaHost:
             arguments += ["--allow-origin", origin]
         for argument in arguments + list(args):
             options.add_argument(argument)
-        service = Service(executable_path=driver_path or shutil.which("WebKitWebDriver") or "WebKitWebDriver")
-        self.driver = webdriver.WebKitGTK(options=options, service=service)
+        driver = driver_path or shutil.which("WebKitWebDriver") or "WebKitWebDriver"
+        self.intermediary = start_intermediary(driver)
+        try:
+            self.driver = webdriver.Remote(command_executor=_executor(self.intermediary.url), options=options)
+        except BaseException:
+            stop(self.intermediary)
+            raise
         self.native = Native(self.socket_path)
         self.native.wait_for("host.ready")
 
@@ -286,6 +298,7 @@ class StradaHost:
         try:
             self.driver.quit()
         finally:
+            stop(self.intermediary)
             shutil.rmtree(self.workspace, ignore_errors=True)
 
     def __enter__(self):

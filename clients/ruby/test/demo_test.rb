@@ -51,4 +51,33 @@ class DemoTest < Minitest::Test
     using_native { accept_native_alert "Delete this draft?" }
     assert_title "alert: confirmed, draft deleted"
   end
+  # Clicks, typing, hovering, double clicks and drags are a person's input: strada-webdriver makes them real X
+  # input into the host's window, so the page sees every event trusted (event.isTrusted).
+  def test_clicks_typing_hover_double_click_and_a_drag_are_trusted
+    visit "/input"
+    find("#target").double_click
+    find("#target").click
+    find("#hover").hover
+    assert_selector "#hover", text: "Hovered"
+    find("#handle").drag_to(find("#drop"))
+    assert_selector "#dropped", text: "Dropped (trusted)"
+
+    fill_in "Text", with: "Hello from Capybara\n"
+    assert_selector "#submitted", text: "Submitted: Hello from Capybara"
+    fill_in "Text", with: "Again"
+    find_field("Text").send_keys([:shift, "b"], :backspace, "!", :enter)
+    assert_selector "#submitted", text: "Submitted: Again!"
+
+    select "Second", from: "Choice"
+    attach_file "File", __FILE__
+    assert_equal %w[choice file], evaluate_script("inputEvents").select { |e| e["type"] == "change" }.map { |e| e["target"] }
+
+    recorded = evaluate_script("inputEvents").reject { |e| e["type"] == "change" } # scripted, as the spec says
+    clicks = recorded.map { |e| e["type"] }.select { |type| %w[click dblclick].include?(type) }
+    assert_equal %w[click click dblclick click], clicks
+    assert(recorded.any? { |e| e["type"] == "keydown" && e["key"] == "B" && e["shift"] })
+    assert_equal ["Hello from Capybara", "Again!"], recorded.select { |e| e["type"] == "submit" }.map { |e| e["value"] }
+    assert(%w[mouseenter mousedown mouseup keydown].all? { |type| recorded.any? { |e| e["type"] == type } })
+    assert(recorded.all? { |e| e["trusted"] }, recorded.reject { |e| e["trusted"] }.inspect)
+  end
 end

@@ -22,6 +22,13 @@ require "socket"
 require "tmpdir"
 
 module Strada
+  # strada-webdriver, the intermediary in front of WebKitWebDriver that makes input real: $STRADA_WEBDRIVER,
+  # else where this repository keeps it (clients/python/strada_testing/webdriver.py), else on the PATH.
+  def self.webdriver
+    ENV["STRADA_WEBDRIVER"] || [File.expand_path("../../../python/strada_testing/webdriver.py", __dir__)]
+      .find { |path| File.exist?(path) } || "strada-webdriver"
+  end
+
   # A native control was not shown, or the host refused a command (its reason is the message).
   class NativeError < StandardError; end
 
@@ -194,39 +201,14 @@ module Strada
     end
   end
 
-  # WebKitGTK 6.0's WebDriver (2.50) answers element clicks and typing with "unsupported operation" (its
-  # automation cannot synthesise input for GTK 4 web views); nodes then do what a user's click and typing do
-  # through the page.
-  module NodeFallback
-    FILL = <<~JS
-      const element = arguments[0], text = arguments[1];
-      element.focus();
-      const setter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(element), "value")?.set;
-      setter ? setter.call(element, text) : (element.value = text);
-      element.dispatchEvent(new InputEvent("input", {bubbles: true, inputType: "insertText", data: text}));
-      element.dispatchEvent(new Event("change", {bubbles: true}));
-    JS
-
-    def click(*keys, **options)
-      super
-    rescue Selenium::WebDriver::Error::UnsupportedOperationError
-      driver.execute_script("arguments[0].scrollIntoView({block: 'center'}); arguments[0].focus(); arguments[0].click()", self)
-    end
-
-    def set(value, **options)
-      super
-    rescue Selenium::WebDriver::Error::UnsupportedOperationError
-      driver.execute_script(FILL, self, value.to_s)
-    end
-  end
-
   class << self
     attr_reader :native, :log_path, :workspace
 
-    # Registers Capybara driver `name`: WebKitWebDriver (started here, on a free port) starts strada-host
-    # with `plugins` and the bridge for `allow`; the native channel is `Strada.native`.
-    def register_driver(name = :strada, plugins: [], allow: [], host: ENV["STRADA_HOST"] || "strada-host", args: [])
-      ::Capybara::Selenium::Node.prepend(NodeFallback) unless ::Capybara::Selenium::Node < NodeFallback
+    # Registers Capybara driver `name`: strada-webdriver (started here, on a free port, in front of
+    # WebKitWebDriver) starts strada-host with `plugins` and the bridge for `allow`; clicks, typing and the
+    # actions API are real X input into the host's window. The native channel is `Strada.native`.
+    def register_driver(name = :strada, plugins: [], allow: [], host: ENV["STRADA_HOST"] || "strada-host", args: [],
+                        webdriver: Strada.webdriver)
       ::Capybara.register_driver(name) do |app|
         @workspace = Dir.mktmpdir("strada-test-")
         socket = File.join(@workspace, "automation.sock")
@@ -234,7 +216,7 @@ module Strada
         arguments = ["run", "--webdriver", "--ephemeral", "--automation-socket", socket, "--log-file", @log_path]
         Array(plugins).each { |folder| arguments += ["--plugins", folder] }
         Array(allow).each { |origin| arguments += ["--allow-origin", origin] }
-        port = start_webdriver
+        port = start_webdriver(webdriver)
         capabilities = Selenium::WebDriver::Remote::Capabilities.new(
           browser_name: "strada-host", "webkitgtk:browserOptions" => { binary: host, args: arguments + args }
         )
@@ -265,17 +247,21 @@ module Strada
 
     private
 
-    def start_webdriver
-      port = TCPServer.open("127.0.0.1", 0) { |server| server.addr[1] }
-      pid = Process.spawn("WebKitWebDriver", "--port=#{port}", out: File::NULL, err: File::NULL)
-      at_exit { Process.kill("TERM", pid) rescue nil }
-      100.times do
-        TCPSocket.new("127.0.0.1", port).close
-        return port
-      rescue SystemCallError
-        sleep 0.05
+    # strada-webdriver: a Python 3 script (standard library only) that forwards every command to
+    # WebKitWebDriver and performs clicks, typing and actions as real input (see clients/python).
+    def start_webdriver(script)
+      command = script.end_with?(".py") ? ["python3", script] : [script]
+      output = IO.popen(command + ["--port", "0"], err: File::NULL)
+      at_exit { Process.kill("TERM", output.pid) rescue nil }
+      line = output.gets.to_s
+      unless line.start_with?("listening on ")
+        raise NativeError, "strada-webdriver (#{command.join(' ')}) did not start: it needs python3 and " \
+                           "WebKitWebDriver (Debian's webkit2gtk-driver); STRADA_WEBDRIVER names it"
       end
-      raise NativeError, "WebKitWebDriver did not start (install Debian's webkit2gtk-driver)"
+
+      Integer(line[%r{:(\d+)/?\s*$}, 1])
+    rescue SystemCallError => e
+      raise NativeError, "strada-webdriver (#{command.join(' ')}) cannot run: #{e.message}"
     end
   end
 end
