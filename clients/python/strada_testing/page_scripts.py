@@ -95,3 +95,20 @@ setter ? setter.call(element, element.value + text) : (element.value += text);
 element.dispatchEvent(new InputEvent("input", {bubbles: true, inputType: "insertText", data: text}));
 element.dispatchEvent(new Event("change", {bubbles: true}));
 """
+
+# WebKitGTK 2.50 with hardware acceleration off (the host's default) answers a WebDriver screenshot only once the
+# web process renders a new frame, and an idle page renders none (docs/engine.md): the command would never
+# answer. While a screenshot is taken, a transparent 1-pixel element in the page's top-left corner changes every
+# 40 ms (a frame each time); it is removed right after, so the page is left as it was.
+REPAINT_START = """
+if (!window.__stradaRepaint) {
+  const dot = document.createElement("strada-repaint");
+  dot.setAttribute("aria-hidden", "true");
+  dot.style.cssText = "position:fixed;left:0;top:0;width:1px;height:1px;pointer-events:none;z-index:2147483647";
+  (document.body || document.documentElement).appendChild(dot);
+  let tick = 0;
+  const timer = setInterval(() => { dot.style.background = (tick++ % 2) ? "rgba(0,0,0,0.01)" : "transparent"; }, 40);
+  window.__stradaRepaint = () => { clearInterval(timer); dot.remove(); delete window.__stradaRepaint; };
+}
+"""
+REPAINT_STOP = "window.__stradaRepaint && window.__stradaRepaint();"

@@ -26,7 +26,6 @@ import re
 import signal
 import socket
 import subprocess
-import shutil
 import sys
 import tempfile
 import threading
@@ -34,60 +33,19 @@ import time
 import zipfile
 
 if __package__:
-    from .keys import KeyboardState
-    from .page_scripts import ARRIVED, FOCUS, GEOMETRY, SCRIPT_CLICK, SCRIPT_TYPE, SELECT_OPTION, SET_FILES
-    from .x11 import X11, XError
+    from .session import Session, WebDriverError
+    from .page_scripts import ARRIVED, FOCUS, GEOMETRY, REPAINT_START, REPAINT_STOP, SCRIPT_CLICK, SCRIPT_TYPE
+    from .page_scripts import SELECT_OPTION, SET_FILES
+    from .x11 import XError
 else:  # run as a file: python3 …/strada_testing/webdriver.py
-    from keys import KeyboardState
-    from page_scripts import ARRIVED, FOCUS, GEOMETRY, SCRIPT_CLICK, SCRIPT_TYPE, SELECT_OPTION, SET_FILES
-    from x11 import X11, XError
+    from session import Session, WebDriverError
+    from page_scripts import ARRIVED, FOCUS, GEOMETRY, REPAINT_START, REPAINT_STOP, SCRIPT_CLICK, SCRIPT_TYPE
+    from page_scripts import SELECT_OPTION, SET_FILES
+    from x11 import XError
 
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 BUTTONS = {0: 1, 1: 2, 2: 3, 3: 8, 4: 9}  # WebDriver's buttons → X's
 DOUBLE_CLICK = 0.5  # s: GTK's gtk-double-click-time is 400 ms
-
-
-class WebDriverError(Exception):
-    def __init__(self, status, error, message):
-        super().__init__(message)
-        self.status, self.error, self.message = status, error, message
-
-
-class Session:
-    """One WebDriver session: its host's window and the input state the actions API keeps between calls."""
-
-    def __init__(self, identifier, host_pid):
-        self.id, self.host_pid = identifier, host_pid
-        self.lock = threading.Lock()
-        self.screen = None
-        self.window = None
-        self.pointer = (0, 0)  # viewport CSS pixels
-        self.buttons = set()
-        self.last_press = 0.0  # time.monotonic() of the last button press
-        self.released = []  # buttons released, in order (what the page's mouseup events will be)
-        self.keyboard = None
-        self.uploads = None  # a folder for files Selenium uploads
-
-    def attach(self):
-        """The host's X window (found once, again if it went away)."""
-        if self.screen is None:
-            self.screen = X11()
-            self.keyboard = KeyboardState(self.screen)
-        if self.window is None:
-            deadline = time.time() + 5
-            while self.window is None:
-                self.window = self.screen.window_of(self.host_pid) if self.host_pid else None
-                if self.window is None:
-                    if time.time() > deadline:
-                        raise XError("no X11 window of strada-host (pid %s) on $DISPLAY" % self.host_pid)
-                    time.sleep(0.05)
-        return self.window
-
-    def close(self):
-        if self.screen is not None:
-            self.screen.close()
-        if self.uploads:
-            shutil.rmtree(self.uploads, ignore_errors=True)
 
 
 class Intermediary:
@@ -325,7 +283,25 @@ class Intermediary:
         return {"value": None}
 
 
+    def screenshot(self, session, *rest):
+        """A page or element screenshot, forwarded with the page kept repainting meanwhile (REPAINT_START): without
+        a new frame WebKit never answers (docs/engine.md). Answers exactly what WebKitWebDriver answered."""
+        try:
+            self.script(session, REPAINT_START)
+        except WebDriverError:
+            pass  # no page to script (an alert is open, the page crashed): WebKitWebDriver's answer says why
+        try:
+            return self.forward("GET", self.local.path)
+        finally:
+            try:
+                self.script(session, REPAINT_STOP)
+            except WebDriverError:
+                pass
+
+
 ROUTES = [
+    ("GET", re.compile(r"^/session/([^/]+)/screenshot$"), "screenshot"),
+    ("GET", re.compile(r"^/session/([^/]+)/element/([^/]+)/screenshot$"), "screenshot"),
     ("POST", re.compile(r"^/session/([^/]+)/element/([^/]+)/click$"), "element_click"),
     ("POST", re.compile(r"^/session/([^/]+)/element/([^/]+)/value$"), "element_send_keys"),
     ("POST", re.compile(r"^/session/([^/]+)/actions$"), "perform_actions"),
@@ -360,8 +336,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else None
         intermediary = self.intermediary
+        intermediary.local.path = self.path
         try:
             answer = self.handle_input(method, body)
+            if isinstance(answer, tuple):  # forwarded: WebKitWebDriver's own status and body
+                return self.answer(*answer)
             if answer is not None:
                 return self.answer(200, json.dumps(answer).encode())
         except WebDriverError as error:

@@ -50,3 +50,26 @@ def test_a_failing_scenario_leaves_the_window_the_traffic_and_the_log(demo, tmp_
     traffic = [json.loads(line) for line in (folder / "traffic.jsonl").read_text().splitlines()]
     assert any(event["event"] == "bridge.received" and event["message"]["component"] == "form" for event in traffic)
     assert "loaded 4 plugin(s)" in (folder / "host.log").read_text()
+
+
+def _png_size(data):
+    """A PNG's width and height (its IHDR chunk); fails when `data` is not a PNG."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", data[:16]
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_page_and_element_screenshots_answer_with_the_hosts_defaults(demo, plugins):
+    # Hardware acceleration off (the host's default): WebKit answers a screenshot only after a new frame.
+    assert os.environ.get("STRADA_WEBKIT_HW_ACCEL") != "1"
+    with StradaHost(plugins=plugins, allow=[demo.rstrip("/")]) as app:
+        page = app.driver
+        page.command_executor._client_config.timeout = 30  # a hang fails the test instead of waiting forever
+        page.get(demo + "posts/new")
+        for _ in range(2):  # an idle page, twice: nothing else makes a frame
+            width, height = _png_size(page.get_screenshot_as_png())
+            assert 300 <= width <= 4000 and 200 <= height <= 4000
+        title = page.find_element(By.NAME, "title")
+        width, height = _png_size(title.screenshot_as_png)
+        assert 0 < width <= title.size["width"] + 2 and 0 < height <= title.size["height"] + 2
+        # The page is left as it was: the repaint helper is gone.
+        assert page.execute_script("return document.querySelector('strada-repaint') === null")

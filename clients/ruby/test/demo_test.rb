@@ -5,6 +5,7 @@
 #   STRADA_HOST=… STRADA_PLUGINS=… ruby -Ilib test/demo_test.rb
 require "minitest/autorun"
 require "open3"
+require "tmpdir"
 require "capybara/minitest"
 require "strada/capybara"
 
@@ -79,5 +80,32 @@ class DemoTest < Minitest::Test
     assert_equal ["Hello from Capybara", "Again!"], recorded.select { |e| e["type"] == "submit" }.map { |e| e["value"] }
     assert(%w[mouseenter mousedown mouseup keydown].all? { |type| recorded.any? { |e| e["type"] == type } })
     assert(recorded.all? { |e| e["trusted"] }, recorded.reject { |e| e["trusted"] }.inspect)
+  end
+
+  def test_page_and_element_screenshots_answer_with_the_hosts_defaults
+    refute_equal "1", ENV["STRADA_WEBKIT_HW_ACCEL"] # acceleration off: WebKit answers only after a new frame
+    visit "/posts/new"
+    assert_selector "input[name=title]"
+    path = File.join(Dir.mktmpdir("strada-shot-"), "page.png")
+    2.times do # an idle page, twice: nothing else makes a frame
+      save_screenshot(path)
+      width, height = png_size(File.binread(path))
+      assert_operator width, :>=, 300
+      assert_operator height, :>=, 200
+    end
+    field = find("input[name=title]").native
+    width, height = png_size(field.screenshot_as(:png))
+    assert_operator width, :>, 0
+    assert_operator width, :<=, field.size.width + 2
+    assert_operator height, :<=, field.size.height + 2
+    assert_equal 0, page.evaluate_script("document.querySelectorAll('strada-repaint').length")
+  end
+
+  private
+
+  # A PNG's width and height (its IHDR chunk); fails when `data` is not a PNG.
+  def png_size(data)
+    assert_equal "\x89PNG\r\n\x1A\n".b, data[0, 8].b
+    data[16, 8].unpack("NN")
   end
 end
