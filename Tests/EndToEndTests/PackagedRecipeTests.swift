@@ -98,6 +98,8 @@ struct PackagedRecipeTests {
         var environment = try Self.freshHome()
         environment["PATH"] = root + "/usr/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
         environment["STRADA_HOST"] = "strada-host"  // as when unset: the client runs the one on PATH
+        // The package's WebDriver intermediary, not this repository's copy the Ruby client would find first.
+        environment["STRADA_WEBDRIVER"] = root + "/usr/bin/strada-webdriver"
         environment["STRADA_PLUGINS"] = app
         environment["STRADA_ARTIFACTS"] = artifacts
         environment["STRADA_RECIPE_MARK"] = mark  // every process the job starts inherits it
@@ -108,7 +110,8 @@ struct PackagedRecipeTests {
                 Repository.path("clients/ruby/test/demo_test.rb"),
             ], environment: environment, streams: .merged, timeout: 240)
         #expect(job.succeeded, "\(job.stdout)")
-        #expect(job.stdout.contains("1 runs") && job.stdout.contains("0 failures, 0 errors"), "\(job.stdout)")
+        // Every test of the file ran (the native Save, trusted input, screenshots), none failed or was skipped.
+        #expect(job.stdout.contains("3 runs") && job.stdout.contains("0 failures, 0 errors, 0 skips"), "\(job.stdout)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: artifacts).isEmpty)
 
         // The demo's app server, WebKitWebDriver and the host are gone with the job.
