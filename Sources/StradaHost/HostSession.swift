@@ -49,10 +49,12 @@ public final class HostSession {
         let toStdout = configuration.automationEvents != nil
         let channel: AutomationChannel? =
             toStdout || socket != nil
-            ? AutomationChannel(eventPrefixes: configuration.automationEvents ?? [""]) { line in
-                if toStdout { output.automation(line) }
-                socket?.send(line)
-            } : nil
+            ? AutomationChannel(
+                eventPrefixes: configuration.automationEvents ?? [""],
+                writeEvent: { event, line in
+                    if toStdout { output.automation(line) }
+                    socket?.send(event, line: line)
+                }) : nil
         automation = channel
         BrowserWindow.onStartupPhase = { phase in
             StartupTimeline.mark(phase)
@@ -161,6 +163,12 @@ public final class HostSession {
         BrowserWindow.onDownload = { [weak self] path, error in self?.downloadEnded(path, error: error) }
         if toStdout { channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) }) }
         if let socket {
+            // A client connecting late is greeted with the screens shown now (after the start-up events).
+            let reportsScreens = channel?.wants(.screenPushed) == true
+            socket.currentState = { [weak navigator] in
+                guard reportsScreens, let navigator else { return [] }
+                return navigator.screens.map(AutomationEvent.screenPushed)
+            }
             socket.start { [weak self] command in self?.perform(command) }
             logger.info("automation socket: \(socket.path)")
         }
