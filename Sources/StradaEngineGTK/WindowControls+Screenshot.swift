@@ -5,7 +5,7 @@ import CWebKitGTK
 extension WindowControls {
     /// For screenshots: draws open popovers at their place and dialogs centred over a dimmed window. Returns
     /// `false` when one of them has no picture now (just opened, or changed since its last frame): the
-    /// screenshot waits for the next frame then (``BrowserWindow/saveScreenshot(to:done:)``).
+    /// screenshot waits for the next frame then (``BrowserWindow/saveScreenshot(to:frames:done:)``).
     func drawOverlays(
         into snapshot: OpaquePointer?, window: UnsafeMutablePointer<GtkWidget>, width: Double, height: Double
     ) -> Bool {
