@@ -7,7 +7,7 @@ import Glibc
 /// "Automation channel"). Reads on the main queue, so it needs a loop that drains it (the host's GLib loop).
 @MainActor
 public final class AutomationChannel {
-    private let write: @MainActor (String) -> Void
+    private let write: @MainActor (AutomationEvent, String) -> Void
     /// The event names the filter lets through, worked out once: `wants` runs twice per bridge message.
     private let wanted: Set<AutomationEvent.Name>
     private var source: (any DispatchSourceRead)?
@@ -15,13 +15,21 @@ public final class AutomationChannel {
 
     /// A channel writing each event line with `write`, for events whose name starts with one of
     /// `eventPrefixes` (`[""]`: all). Command results, `controls` and `host.*` events are always written.
-    public init(eventPrefixes: [String] = [""], write: @escaping @MainActor (String) -> Void) {
+    public convenience init(eventPrefixes: [String] = [""], write: @escaping @MainActor (String) -> Void) {
+        self.init(eventPrefixes: eventPrefixes, writeEvent: { _, line in write(line) })
+    }
+
+    /// The same, handing `writeEvent` the event with its line, for a writer that keeps some events (as
+    /// ``AutomationSocket`` keeps the start-up events for clients still to come).
+    public init(
+        eventPrefixes: [String] = [""], writeEvent: @escaping @MainActor (AutomationEvent, String) -> Void
+    ) {
         self.wanted = Set(
             AutomationEvent.Name.allCases.filter { name in
                 name.isAlwaysReported
                     || eventPrefixes.contains(where: { name.rawValue.hasPrefix($0) || $0.hasPrefix(name.rawValue) })
             })
-        self.write = write
+        self.write = writeEvent
     }
 
     /// Reads commands from `fd`, one JSON object per line. A line that is not a command is answered with
@@ -64,7 +72,7 @@ public final class AutomationChannel {
     /// Writes `event` if the channel reports its name.
     public func emit(_ event: AutomationEvent) {
         guard wants(event.name) else { return }
-        write(event.line)
+        write(event, event.line)
     }
 
     /// Whether events named `name` are reported (ask before building an event on the message path).

@@ -6,10 +6,12 @@ import Glibc
 
 /// The automation channel on a Unix socket (`strada-host run --automation-socket PATH`): the same JSON lines as
 /// `--automation` on stdin/stdout, for tests that drive the page through WebDriver and the native controls here
-/// in the same session. Any number of clients may connect; each gets every event line written from the moment it
-/// connected (`host.ready` and `webdriver.started` first), and each one's commands are carried out in the order
-/// they arrive. A line that is not a command is answered with `command.error` to that client only. Runs on the
-/// main queue.
+/// in the same session. Any number of clients may connect, whenever they like. Each is greeted with what it
+/// missed — the start-up events (``AutomationReplay``), then the state now (``currentState``: the screens shown),
+/// each line marked `"replayed": true` — and then gets every event line written from then on. Greeting and
+/// stream cannot overlap or leave a gap: events are written and clients accepted on the main queue, and a client
+/// is greeted and joins the stream in one turn of it. Each client's commands are carried out in the order they
+/// arrive; a line that is not a command is answered with `command.error` to that client only.
 @MainActor
 public final class AutomationSocket {
     /// The socket's path.
@@ -18,9 +20,11 @@ public final class AutomationSocket {
     private var acceptSource: (any DispatchSourceRead)?
     private var clients: [Int32: Client] = [:]
     private var handler: (@MainActor (AutomationCommand) -> Void)?
-    /// Written to each client first: the host's `host.ready` line, and `webdriver.started` once a driver's
-    /// session started (a client usually connects after both).
-    private var greeting: [String] = []
+    /// The start-up events each new client is greeted with first.
+    public private(set) var replay = AutomationReplay()
+    /// The state now, as events, written to each new client after the start-up events (set by the session:
+    /// the screens shown, as `screen.pushed` events).
+    public var currentState: (@MainActor () -> [AutomationEvent])?
 
     /// Why a socket could not be opened: one line saying what and what to do.
     public struct OpenError: Error, CustomStringConvertible, Sendable {
@@ -77,13 +81,10 @@ public final class AutomationSocket {
         acceptSource = source
     }
 
-    /// Writes one event line to every client (and remembers `host.ready` for clients still to come).
-    public func send(_ line: String) {
-        if line.hasPrefix(#"{"#),
-            line.contains(#""event":"host.ready""#) || line.contains(#""event":"webdriver.started""#)
-        {
-            greeting.append(line)
-        }
+    /// Writes `event` (as `line`, its ``AutomationEvent/line``) to every client, and keeps it for clients still
+    /// to come if it is a start-up event.
+    public func send(_ event: AutomationEvent, line: String) {
+        replay.record(event)
         for client in clients.values { client.write(line) }
     }
 
@@ -106,8 +107,9 @@ public final class AutomationSocket {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         let client = Client(fd: fd)
+        // Greeted, then in the stream, in this one turn of the main queue: no event can fall in between.
+        for event in replay.events + (currentState?() ?? []) { client.write(event.replayedLine) }
         clients[fd] = client
-        for line in greeting { client.write(line) }
         client.read(
             onLine: { [weak self, weak client] line in
                 guard let self, let client else { return }

@@ -105,7 +105,7 @@ package final class BrowserWindow: NavigationWindow {
     /// The URL of the document committed last (``currentURL`` already follows a load still in progress).
     package private(set) var committedURL: String?
 
-    private let window: UnsafeMutablePointer<GtkWidget>
+    let window: UnsafeMutablePointer<GtkWidget>
     private let webView: WebView
     private let backButton: UnsafeMutablePointer<GtkWidget>
     private var componentNames: [String]
@@ -387,47 +387,6 @@ package final class BrowserWindow: NavigationWindow {
     /// The URL shown now.
     package var currentURL: String? { webView.currentURL }
 
-    /// Renders the whole window (header bar and page) to a PNG file with GTK's own renderer.
-    package func saveScreenshot(to path: String) -> Bool {
-        let width = gtk_widget_get_width(window), height = gtk_widget_get_height(window)
-        guard width > 0, height > 0, let native = gtk_widget_get_native(window),
-            let renderer = gtk_native_get_renderer(native)
-        else { return false }
-        let paintable = gtk_widget_paintable_new(window)
-        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
-        let snapshot = gtk_snapshot_new()
-        gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
-        // Popovers and dialogs are surfaces of their own: draw them where they are shown.
-        controls.drawOverlays(into: snapshot, window: window, width: Double(width), height: Double(height))
-        if let modal = presentedModal {
-            modal.drawAsModal(into: snapshot, width: Double(width), height: Double(height))
-        }
-        guard let node = gtk_snapshot_free_to_node(snapshot) else { return false }
-        defer { gsk_render_node_unref(node) }
-        guard let texture = gsk_renderer_render_texture(renderer, node, nil) else { return false }
-        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
-        return gdk_texture_save_to_png(texture, path) != 0
-    }
-
-    /// Draws this modal centred over its parent's picture (`width` × `height`), the parent dimmed, as GNOME
-    /// shows a modal window.
-    private func drawAsModal(into snapshot: OpaquePointer?, width: Double, height: Double) {
-        let modalWidth = Double(gtk_widget_get_width(window)), modalHeight = Double(gtk_widget_get_height(window))
-        guard modalWidth > 0, modalHeight > 0 else { return }
-        var dim = graphene_rect_t(
-            origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
-        var shade = GdkRGBA(red: 0, green: 0, blue: 0, alpha: 0.35)
-        gtk_snapshot_append_color(snapshot, &shade, &dim)
-        var origin = graphene_point_t(x: Float((width - modalWidth) / 2), y: Float((height - modalHeight) / 2))
-        gtk_snapshot_save(snapshot)
-        gtk_snapshot_translate(snapshot, &origin)
-        let paintable = gtk_widget_paintable_new(window)
-        gdk_paintable_snapshot(paintable, snapshot, modalWidth, modalHeight)
-        g_object_unref(UnsafeMutableRawPointer(paintable))
-        controls.drawOverlays(into: snapshot, window: window, width: modalWidth, height: modalHeight)
-        gtk_snapshot_restore(snapshot)
-    }
-
     /// The raw GTK objects (for the "dev.strada.gtk-handles/1" plugin extension): window, header bar, web view.
     package var gtkHandles:
         (window: UnsafeMutableRawPointer, headerBar: UnsafeMutableRawPointer, webView: UnsafeMutableRawPointer)
@@ -588,7 +547,7 @@ package final class BrowserWindow: NavigationWindow {
 }
 
 /// A signal handler's id, for a handler that disconnects itself.
-private final class HandlerID: @unchecked Sendable {  // set and read on the main thread
+final class HandlerID: @unchecked Sendable {  // set and read on the main thread
     var value: gulong = 0
 }
 

@@ -3,10 +3,13 @@ import CWebKitGTK
 /// Screenshots: popovers and dialogs are separate surfaces, so a snapshot of the window alone misses them;
 /// they are drawn over it here.
 extension WindowControls {
-    /// For screenshots: draws open popovers at their place and dialogs centred over a dimmed window.
+    /// For screenshots: draws open popovers at their place and dialogs centred over a dimmed window. Returns
+    /// `false` when one of them has no picture now (just opened, or changed since its last frame): the
+    /// screenshot waits for the next frame then (``BrowserWindow/saveScreenshot(to:frames:done:)``).
     func drawOverlays(
         into snapshot: OpaquePointer?, window: UnsafeMutablePointer<GtkWidget>, width: Double, height: Double
-    ) {
+    ) -> Bool {
+        var complete = true
         for entry in menus.values where gtk_widget_get_visible(entry.popover) != 0 {
             // GTK places a popover under the rectangle it points to (or under its parent), centred.
             guard let parent = gtk_widget_get_parent(entry.popover) else { continue }
@@ -18,7 +21,7 @@ extension WindowControls {
             let popoverWidth = Double(gtk_widget_get_width(entry.popover))
             let x = Double(inWindow.x) + Double(target.x) + Double(target.width) / 2 - popoverWidth / 2
             let y = Double(inWindow.y) + Double(target.y) + Double(target.height)
-            draw(entry.popover, into: snapshot, x: x, y: y)
+            complete = draw(entry.popover, into: snapshot, x: x, y: y) && complete
         }
         for entry in alerts.values {
             var dim = graphene_rect_t(
@@ -27,19 +30,38 @@ extension WindowControls {
             gtk_snapshot_append_color(snapshot, &shade, &dim)
             let dialogWidth = Double(gtk_widget_get_width(entry.dialog))
             let dialogHeight = Double(gtk_widget_get_height(entry.dialog))
-            draw(entry.dialog, into: snapshot, x: (width - dialogWidth) / 2, y: (height - dialogHeight) / 2)
+            complete =
+                draw(entry.dialog, into: snapshot, x: (width - dialogWidth) / 2, y: (height - dialogHeight) / 2)
+                && complete
         }
+        return complete
     }
 
-    private func draw(_ widget: UnsafeMutablePointer<GtkWidget>, into snapshot: OpaquePointer?, x: Double, y: Double) {
-        let widgetWidth = gtk_widget_get_width(widget), widgetHeight = gtk_widget_get_height(widget)
-        guard widgetWidth > 0, widgetHeight > 0 else { return }
-        let paintable = gtk_widget_paintable_new(widget)
-        defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+    /// Draws `widget`'s picture at (`x`, `y`); `false` when it has none now.
+    private func draw(_ widget: UnsafeMutablePointer<GtkWidget>, into snapshot: OpaquePointer?, x: Double, y: Double)
+        -> Bool
+    {
+        guard let picture = lastPicture(of: widget) else { return false }
+        defer { gsk_render_node_unref(picture) }
         gtk_snapshot_save(snapshot)
         var offset = graphene_point_t(x: Float(x), y: Float(y))
         gtk_snapshot_translate(snapshot, &offset)
-        gdk_paintable_snapshot(paintable, snapshot, Double(widgetWidth), Double(widgetHeight))
+        gtk_snapshot_append_node(snapshot, picture)
         gtk_snapshot_restore(snapshot)
+        return true
     }
+}
+
+/// The picture GTK drew of `widget` in its last frame, at its size (a render node the caller unrefs); `nil` when
+/// it has no size or no picture now. GTK keeps a widget's picture from the frame that drew it and drops it — the
+/// widget's and every ancestor's, up to the window — as soon as anything in it needs drawing again (a new frame
+/// from the web process, a popover opening, a button's state), until the next frame draws it again.
+func lastPicture(of widget: UnsafeMutablePointer<GtkWidget>) -> OpaquePointer? {
+    let width = gtk_widget_get_width(widget), height = gtk_widget_get_height(widget)
+    guard width > 0, height > 0 else { return nil }
+    let paintable = gtk_widget_paintable_new(widget)
+    defer { g_object_unref(UnsafeMutableRawPointer(paintable)) }
+    let snapshot = gtk_snapshot_new()
+    gdk_paintable_snapshot(paintable, snapshot, Double(width), Double(height))
+    return gtk_snapshot_free_to_node(snapshot)
 }

@@ -49,10 +49,12 @@ public final class HostSession {
         let toStdout = configuration.automationEvents != nil
         let channel: AutomationChannel? =
             toStdout || socket != nil
-            ? AutomationChannel(eventPrefixes: configuration.automationEvents ?? [""]) { line in
-                if toStdout { output.automation(line) }
-                socket?.send(line)
-            } : nil
+            ? AutomationChannel(
+                eventPrefixes: configuration.automationEvents ?? [""],
+                writeEvent: { event, line in
+                    if toStdout { output.automation(line) }
+                    socket?.send(event, line: line)
+                }) : nil
         automation = channel
         BrowserWindow.onStartupPhase = { phase in
             StartupTimeline.mark(phase)
@@ -161,6 +163,12 @@ public final class HostSession {
         BrowserWindow.onDownload = { [weak self] path, error in self?.downloadEnded(path, error: error) }
         if toStdout { channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) }) }
         if let socket {
+            // A client connecting late is greeted with the screens shown now (after the start-up events).
+            let reportsScreens = channel?.wants(.screenPushed) == true
+            socket.currentState = { [weak navigator] in
+                guard reportsScreens, let navigator else { return [] }
+                return navigator.screens.map(AutomationEvent.screenPushed)
+            }
             socket.start { [weak self] command in self?.perform(command) }
             logger.info("automation socket: \(socket.path)")
         }
@@ -547,7 +555,7 @@ public final class HostSession {
         case .listControls:
             automation?.emit(.controls(activeWindow.controls.snapshots.map(\.json)))
         case .screenshot(let path):
-            screenshot(to: path, attempts: 20)
+            screenshot(to: path)
         case .call(let pluginID, let action, let arguments):
             call(pluginID, action, arguments)
         case .quit:
@@ -555,20 +563,17 @@ public final class HostSession {
         }
     }
 
-    /// Saves the window to `path`. Right after the content changed (a screen pushed, an error shown) the
-    /// new widgets have no size until the next frame: then it tries again, every 50 ms.
-    private func screenshot(to path: String, attempts: Int) {
-        if window.saveScreenshot(to: path) {
-            automation?.emit(.commandOK(command: "screenshot", details: ["path": .string(path)]))
-        } else if attempts > 1 {
-            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in
-                self?.screenshot(to: path, attempts: attempts - 1)
+    /// Saves the whole window to `path` (once every part of it has been drawn: see `saveScreenshot`).
+    private func screenshot(to path: String) {
+        window.saveScreenshot(to: path) { [weak self] error in
+            if let error {
+                self?.automation?.emit(
+                    .commandError(
+                        command: "screenshot", error: "the window could not be rendered to \(path): \(error)",
+                        details: ["path": .string(path)]))
+            } else {
+                self?.automation?.emit(.commandOK(command: "screenshot", details: ["path": .string(path)]))
             }
-        } else {
-            automation?.emit(
-                .commandError(
-                    command: "screenshot", error: "the window could not be rendered to \(path)",
-                    details: ["path": .string(path)]))
         }
     }
 

@@ -78,6 +78,7 @@ package final class Navigator {
     }
 
     func push(_ screen: Screen, action: String) {
+        screen.action = action
         top?.disappear()
         stack.append(screen)
         screen.appear(bridge: window.bridge)
@@ -85,6 +86,7 @@ package final class Navigator {
     }
 
     func replaceTop(with screen: Screen, action: String) {
+        screen.action = action
         if let old = stack.popLast() {
             old.disappear()
             old.destroy()
@@ -118,14 +120,26 @@ package final class Navigator {
     private func changed(_ kind: AutomationEvent.Name, _ screen: Screen, _ action: String) {
         window.setBackButtonVisible(stack.count > 1)
         showContent()
-        let report = ScreenReport(
-            url: screen.url, title: screen.title, depth: stack.count, action: action, stack: self.kind.rawValue,
-            view: screen.native?.name)
+        let report = screenReport(screen, depth: stack.count, action: action)
         switch kind {
         case .screenPushed: self.report?(.screenPushed(report))
         case .screenReplaced: self.report?(.screenReplaced(report))
         default: self.report?(.screenPopped(report))
         }
+    }
+
+    private func screenReport(_ screen: Screen, depth: Int, action: String) -> ScreenReport {
+        ScreenReport(
+            url: screen.url, title: screen.title, depth: depth, action: action, stack: kind.rawValue,
+            view: screen.native?.name)
+    }
+
+    /// The screens shown now, bottom first, as `screen.pushed` would report them (depth 1…n, each with the
+    /// action it came with): this stack's, then its modal's. A client of the automation channel connecting
+    /// late is greeted with them.
+    package var screens: [ScreenReport] {
+        stack.enumerated().map { index, screen in screenReport(screen, depth: index + 1, action: screen.action) }
+            + (modal?.screens ?? [])
     }
 
     /// The index of the screen holding the history entry shown now, if any.

@@ -11,6 +11,8 @@ package final class Screen: BridgeDestination {
     /// Where the screen's visit ended up (after redirects).
     package internal(set) var url: String
     package internal(set) var title = ""
+    /// The visit action the screen came with, as first reported (`advance`, `replace`, `load`, …).
+    package internal(set) var action = ""
     /// The history entry the screen's visit created: Back goes to it, and a history traversal that lands
     /// on it brings this screen back.
     package internal(set) var historyItem: (any HistoryEntry)?
