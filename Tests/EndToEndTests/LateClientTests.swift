@@ -37,6 +37,8 @@ struct LateClientTests {
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor("screen.pushed", after: mark) { $0["stack"] as? String == "modal" }
         try await host.waitFor("page.finished", after: mark) { ($0["url"] as? String)?.contains("three") == true }
+        // The modal's Turbo reports itself after the page's next repaint, which can come after page.finished.
+        try await host.waitFor("turbo.ready", after: mark) { ($0["url"] as? String)?.contains("three") == true }
 
         // A client connecting now: everything before the answer to its first command is its greeting.
         let late = try AutomationSocketClient(path: socket)
