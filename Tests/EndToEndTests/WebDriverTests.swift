@@ -2,74 +2,11 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// Testing an app in CI: the automation channel on a Unix socket (the same JSON lines as `--automation`),
 /// and the host driven by WebKit's own WebDriver server (`WebKitWebDriver`, Debian webkit2gtk-driver) —
 /// the page through WebDriver, the native controls through the socket, in one session.
 @Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct WebDriverTests {
-    /// A line-oriented client of the host's automation socket.
-    final class SocketClient: @unchecked Sendable {  // used from one test task at a time
-        let fd: Int32
-        private var buffer: [UInt8] = []
-
-        init(path: String, timeout: Double = 20) throws {
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-                var address = sockaddr_un()
-                address.sun_family = sa_family_t(AF_UNIX)
-                withUnsafeMutableBytes(of: &address.sun_path) { bytes in
-                    for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
-                }
-                let connected = withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-                    }
-                }
-                if connected == 0 {
-                    var wait = timeval(tv_sec: 20, tv_usec: 0)
-                    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-                    self.fd = fd
-                    return
-                }
-                close(fd)
-                guard Date() < deadline else { throw HostProcess.Timeout(waitingFor: "socket \(path)", seen: []) }
-                usleep(50_000)
-            }
-        }
-
-        deinit { close(fd) }
-
-        func send(_ command: [String: Any]) throws {
-            let line = String(decoding: try JSONSerialization.data(withJSONObject: command), as: UTF8.self) + "\n"
-            _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
-        }
-
-        /// The next event named `name` (events before it are skipped).
-        func next(_ name: String) throws -> [String: Any] {
-            while true {
-                if let newline = buffer.firstIndex(of: 0x0A) {
-                    let line = Data(buffer[..<newline])
-                    buffer.removeSubrange(...newline)
-                    if let event = try JSONSerialization.jsonObject(with: line) as? [String: Any],
-                        event["event"] as? String == name
-                    {
-                        return event
-                    }
-                    continue
-                }
-                var chunk = [UInt8](repeating: 0, count: 65536)
-                let count = recv(fd, &chunk, chunk.count, 0)
-                guard count > 0 else { throw HostProcess.Timeout(waitingFor: name, seen: []) }
-                buffer.append(contentsOf: chunk[0..<count])
-            }
-        }
-    }
-
     @Test func theAutomationChannelOnASocketGreetsEachClientAndCarriesOutItsCommands() async throws {
         let folder = try TemporaryDirectory.make("socket")
         let path = folder + "/automation.sock"
@@ -77,17 +14,17 @@ struct WebDriverTests {
             page: Repository.path("Examples/form-demo/index.html"),
             arguments: ["--plugins", try PluginsDirectory.make(), "--automation-socket", path])
         try await host.waitFor("control.added")
-        let client = try SocketClient(path: path)
+        let client = try AutomationSocketClient(path: path)
         // A client connecting late gets host.ready first.
-        let ready = try client.next("host.ready")
+        let ready = try client.read(until: "host.ready")
         #expect((ready["components"] as? [String]) == ["form"])
         try client.send(["command": "controls"])
-        let controls = try client.next("controls")
+        let controls = try client.read(until: "controls")
         #expect(
             ((controls["controls"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String } == ["form.submit"])
         // Only the socket's client is told about its malformed line.
         try client.send(["nonsense": true])
-        let refused = try client.next("command.error")
+        let refused = try client.read(until: "command.error")
         #expect((refused["error"] as? String)?.contains("\"command\"") == true)
         try client.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
@@ -159,13 +96,13 @@ struct WebDriverTests {
                 ]
             ])
         let session = try #require((created["value"] as? [String: Any])?["sessionId"] as? String, "\(created)")
-        let client = try SocketClient(path: socketPath)
-        let started = try client.next("webdriver.started")
+        let client = try AutomationSocketClient(path: socketPath)
+        let started = try client.read(until: "webdriver.started")
         #expect((started["session"] as? String)?.isEmpty == false)
 
         _ = try await call("POST", "/session/\(session)/url", ["url": server.url + "form"])
         // The window started on about:blank; the first page the driver visits replaces it as the root screen.
-        let root = try client.next("screen.replaced")
+        let root = try client.read(until: "screen.replaced")
         #expect(root["url"] as? String == server.url + "form" && root["depth"] as? Int == 1, "\(root)")
         let title = try await call("GET", "/session/\(session)/title")
         #expect(title["value"] as? String == "Form · Strada demo")
@@ -177,10 +114,10 @@ struct WebDriverTests {
             ["script": "return document.documentElement.dataset.bridgeComponents", "args": []])
         #expect(script["value"] as? String == "form")
         // The same page's native Save button, pressed through the socket, submits the form.
-        let control = try client.next("control.added")
+        let control = try client.read(until: "control.added")
         #expect((control["control"] as? [String: Any])?["id"] as? String == "form.submit")
         try client.send(["command": "activate", "control": "form.submit"])
-        _ = try client.next("command.ok")
+        _ = try client.read(until: "command.ok")
         var url = ""
         for _ in 0..<100 where !url.contains("/form/sent") {
             url = try await call("GET", "/session/\(session)/url")["value"] as? String ?? ""
@@ -189,11 +126,11 @@ struct WebDriverTests {
         #expect(url.hasPrefix(server.url + "form/sent?id="))
         // Native Back returns to the form, and no further: never to the blank page the window started on.
         try client.send(["command": "back"])
-        _ = try client.next("command.ok")
-        let popped = try client.next("screen.popped")
+        _ = try client.read(until: "command.ok")
+        let popped = try client.read(until: "screen.popped")
         #expect(popped["url"] as? String == server.url + "form" && popped["depth"] as? Int == 1, "\(popped)")
         try client.send(["command": "back"])
-        #expect(try client.next("command.error")["error"] as? String == "there is no screen to go back to")
+        #expect(try client.read(until: "command.error")["error"] as? String == "there is no screen to go back to")
         _ = try await call("DELETE", "/session/\(session)")
         #expect(try String(contentsOfFile: folder + "/host.log", encoding: .utf8).contains("WebDriver session"))
     }
