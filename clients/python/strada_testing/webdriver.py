@@ -46,6 +46,7 @@ else:  # run as a file: python3 …/strada_testing/webdriver.py
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
 BUTTONS = {0: 1, 1: 2, 2: 3, 3: 8, 4: 9}  # WebDriver's buttons → X's
 DOUBLE_CLICK = 0.5  # s: GTK's gtk-double-click-time is 400 ms
+SCREENSHOT_TIMEOUT = 20  # s: a screenshot WebKit never takes is an error, never a hang
 
 
 class Intermediary:
@@ -285,14 +286,23 @@ class Intermediary:
 
     def screenshot(self, session, *rest):
         """A page or element screenshot, forwarded with the page kept repainting meanwhile (REPAINT_START): without
-        a new frame WebKit never answers (docs/engine.md). Answers exactly what WebKitWebDriver answered."""
+        a new frame WebKit never answers (docs/engine.md). Answers what WebKitWebDriver answered, or a WebDriver
+        "timeout" error after SCREENSHOT_TIMEOUT: never a hang."""
         try:
             self.script(session, REPAINT_START)
         except WebDriverError:
             pass  # no page to script (an alert is open, the page crashed): WebKitWebDriver's answer says why
+        connection = http.client.HTTPConnection(*self.upstream, timeout=SCREENSHOT_TIMEOUT)
         try:
-            return self.forward("GET", self.local.path)
+            connection.request("GET", self.local.path)
+            response = connection.getresponse()
+            return response.status, response.read()
+        except (socket.timeout, TimeoutError):
+            raise WebDriverError(500, "timeout", (
+                "WebKit rendered no frame to take the screenshot from within %d s (docs/engine.md)"
+                % SCREENSHOT_TIMEOUT))
         finally:
+            connection.close()
             try:
                 self.script(session, REPAINT_STOP)
             except WebDriverError:
