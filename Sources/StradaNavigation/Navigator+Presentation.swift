@@ -160,18 +160,17 @@ extension Navigator {
     ) {
         guard let top else { return }
         let ignoringQuery = properties.queryStringPresentation == .replace
+        let shown = Self.samePage(location, top.url, ignoringQuery: ignoringQuery)
         var action: VisitAction = action == .replace ? .replace : .advance
         if presentation == .replace {
             action = .replace
         } else if presentation == .push {
             action = .advance
-        } else if Self.samePage(location, top.url, ignoringQuery: ignoringQuery), top.hasTurbo,
-            top.error == nil, top.native == nil
-        {
+        } else if shown, top.hasTurbo, top.error == nil, top.native == nil {
             // The URL shown: refreshed in place, the screen and its controls kept.
             run(start, action: .replace)
             return
-        } else if Self.samePage(location, top.url, ignoringQuery: ignoringQuery) {
+        } else if shown {
             action = .replace
         } else if stack.count > 1,
             Self.samePage(location, stack[stack.count - 2].url, ignoringQuery: ignoringQuery)
