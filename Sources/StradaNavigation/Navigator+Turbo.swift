@@ -140,6 +140,11 @@ extension Navigator {
         // The entry the screen's own visit made. A restore's or a refresh's completion may come after the
         // next traversal already moved history on: the screen keeps the entry it has.
         if own != nil || top.historyItem == nil { top.historyItem = window.currentHistoryEntry ?? top.historyItem }
+        if top.backAfterVisit, !top.awaitsFrameVisit {
+            top.backAfterVisit = false
+            back()
+            return
+        }
         if case .afterPop(let url, let then) = pending, URLMatching.samePage(url, top.url) {
             pending = .none
             switch then {

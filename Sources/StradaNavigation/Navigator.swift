@@ -208,7 +208,14 @@ package final class Navigator {
     @discardableResult
     package func back() -> Bool {
         if kind == .modal, stack.count <= 1, let parent { return parent.dismissModal(reason: "back") }
-        guard stack.count > 1 else { return false }
+        guard stack.count > 1, let top else { return false }
+        if top.awaitsFrameVisit, !top.backAfterVisit {
+            // The frame rendered but Turbo has not recorded its history yet: going back now would leave the
+            // frame's history entry to come after the pop. Back happens when the visit completes (a second
+            // Back, if the visit never comes, pops at once).
+            top.backAfterVisit = true
+            return true
+        }
         let previous = stack[stack.count - 2]
         if same(previous.historyItem, window.currentHistoryEntry) {
             // The top screen never reached the web view's history (the error screen of a visit that failed,

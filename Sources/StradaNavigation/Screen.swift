@@ -22,6 +22,8 @@ package final class Screen: BridgeDestination {
     package internal(set) var visitIdentifier: String?
     /// Pushed for a frame that advances history, whose visit Turbo proposes after rendering the frame.
     var awaitsFrameVisit = false
+    /// Back was asked while the frame's visit was still to come: it goes back once the visit recorded history.
+    var backAfterVisit = false
     /// The page's Turbo runs this screen's visits (else each visit is a full load).
     package internal(set) var hasTurbo = false
     /// The document the screen's components talk to, numbered by the navigator; `nil` until the document's

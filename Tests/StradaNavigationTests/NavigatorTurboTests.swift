@@ -157,6 +157,21 @@ import Testing
         #expect(page.shown == ["menu.button"])
     }
 
+    /// Back pressed after the frame rendered but before Turbo proposed its visit (history has not changed
+    /// yet): Back waits for the visit, then goes back in history, so the page shows the frame's old content
+    /// under the screen below, and the late proposal pushes nothing.
+    @Test func backBeforeAFramesProposalGoesBackOnceTheVisitHasRecordedHistory() {
+        let page = started(at: "/frames")
+        page.frameNavigation(to: "/frames?page=2") {
+            #expect(page.navigator.back())
+            #expect(page.paths == "/frames /frames?page=2")  // nothing to go back to in history yet
+        }
+        #expect(page.paths == "/frames")
+        #expect(page.window.current.map { FakePage.path($0.url) } == "/frames")
+        #expect(page.shown == ["menu.button"])
+        #expect(page.shown == page.expected)
+    }
+
     @Test func aFrameProposalWithoutANoticeStillPushesAndReconnectsThePage() {
         let page = started(at: "/frames")
         page.frameNavigation(to: "/frames?page=2", notice: false)

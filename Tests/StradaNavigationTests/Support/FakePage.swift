@@ -142,11 +142,15 @@ final class FakePage {
 
     /// A `<turbo-frame data-turbo-action>` navigation to `path`: the adapter's notice, the render (the frame's
     /// component connects), history, then the proposal. `notice: false`: a Turbo build without it.
-    func frameNavigation(to path: String, action: VisitAction = .advance, notice: Bool = true) {
+    /// `beforeProposal` runs between the render and the proposal (the user acting meanwhile).
+    func frameNavigation(
+        to path: String, action: VisitAction = .advance, notice: Bool = true, beforeProposal: () -> Void = {}
+    ) {
         let url = Self.url(path)
         if notice { navigator.turbo(.frameVisitStarting(location: url, action: action)) }
         connected.append("frame")
         connect(["frame"])
+        beforeProposal()
         if action == .replace {
             window.replaceEntry(url: url, restorationIdentifier: window.current?.restorationIdentifier)
         } else {
