@@ -77,9 +77,12 @@ struct BridgeLimitTests {
             webView: InMemoryWebView(), logger: Logger(label: "test") { _ in InMemoryLogHandler(store: store) })
         var rejected = 0
         bridge.observer = { if case .rejected = $0 { rejected += 1 } }
+        let start = ContinuousClock.now
         for _ in 0..<10_000 { bridge.receive(json: "not json") }
+        let seconds = Int((ContinuousClock.now - start).components.seconds) + 1  // windows the flood touched
         #expect(rejected == 10_000)
-        #expect(store.messages.count == 3)  // at most 10 lines a second, and 3 of one kind
+        // 3 lines of one kind a second: 3 when the flood fits in a second (a loaded machine can take longer).
+        #expect(store.messages.count >= 3 && store.messages.count <= 3 * (seconds + 1), "\(seconds) s")
     }
 
     @Test func aMessageLargerThanTheSizeLimitIsRejected() {
