@@ -1,4 +1,5 @@
 public import CStradaPlugin
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,6 @@
 import Dispatch
 import StradaCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -199,7 +200,10 @@ public final class AutomationSocket {
             closed = true
             writeSource?.cancel()
             writeSource = nil
-            guard let readSource else { return _ = Glibc.close(fd) }
+            guard let readSource else {
+                _ = Glibc.close(fd)
+                return
+            }
             let fd = fd
             readSource.setCancelHandler { _ = Glibc.close(fd) }
             readSource.cancel()

@@ -1,5 +1,6 @@
 import Dispatch
 public import Logging
+
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -108,5 +108,4 @@ extension JSONParser {
         try skipValue()
         return nil
     }
-
 }

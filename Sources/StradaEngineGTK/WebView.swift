@@ -323,7 +323,7 @@ extension WebView {
 func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
     guard !strings.isEmpty else { return body(nil) }
     let copies = strings.map { UnsafePointer(strdup($0)) }
-    defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+    defer { for copy in copies { free(UnsafeMutablePointer(mutating: copy)) } }
     let array = copies + [nil]
     return array.withUnsafeBufferPointer { body($0.baseAddress) }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import StradaPluginHost
 public import StradaCore
+import StradaPluginHost
 
 /// What `strada-host run` was asked to do: the start page, who gets the bridge, where plugins come from,
 /// and how the host reports. Built by the executable from its arguments.

@@ -141,8 +141,8 @@ public final class HostSession {
                     "components": .array(plugin.componentNames.map(JSON.string)), "isolated": true,
                 ]
             }
-        let where_ = configuration.isolate ? " in worker processes" : ""
-        logger.info("loaded \(plugins.count) plugin(s)\(where_): components [\(names.joined(separator: " "))]")
+        let placement = configuration.isolate ? " in worker processes" : ""
+        logger.info("loaded \(plugins.count) plugin(s)\(placement): components [\(names.joined(separator: " "))]")
         StartupTimeline.mark("ready")
         channel?.emit(.hostReady(userAgent: window.userAgent, components: names, plugins: plugins))
 

@@ -1,7 +1,7 @@
 import ArgumentParser
+import Foundation
 import StradaHost
 import StradaPluginHost
-import Foundation
 
 /// `strada-host`: runs web apps with native components loaded from plugins.
 @main

@@ -1,7 +1,7 @@
 import CStradaPlugin
-import StradaABI
 import Foundation
 import Logging
+import StradaABI
 import StradaCore
 import Synchronization
 

@@ -56,7 +56,7 @@ public struct PluginAction: Sendable, Equatable {
         // Argument storage: 8 bytes per value, plus C strings kept alive for the call.
         var storage = [UInt64](repeating: 0, count: max(parameters.count, 1))
         var strings: [UnsafeMutablePointer<CChar>] = []
-        defer { strings.forEach { free($0) } }
+        defer { for string in strings { free(string) } }
         for (index, (type, given)) in zip(parameters, arguments).enumerated() {
             // Text from a command line stands for a number where the signature wants one.
             var argument = given

@@ -1,8 +1,8 @@
 import CStradaPlugin
 import Foundation
-import Synchronization
 public import Logging
 public import StradaCore
+import Synchronization
 
 /// A plugin that loaded: its description, where it came from, and the components it provides.
 public struct LoadedPlugin: Sendable {

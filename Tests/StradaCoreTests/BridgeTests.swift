@@ -1,7 +1,7 @@
 import Logging
-import Testing
 import StradaCore
 import StradaTesting
+import Testing
 
 @MainActor
 struct BridgeTests {

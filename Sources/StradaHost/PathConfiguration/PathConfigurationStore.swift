@@ -1,8 +1,8 @@
 import Foundation
-import StradaPluginHost
 import Logging
 import StradaCore
 public import StradaNavigation
+import StradaPluginHost
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking

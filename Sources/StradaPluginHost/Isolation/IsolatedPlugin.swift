@@ -2,8 +2,8 @@ import CStradaPlugin
 import Dispatch
 import Foundation
 public import Logging
-public import StradaCore
 import StradaAutomation
+public import StradaCore
 
 /// The host side of `--isolate`: one worker process per plugin, the same ABI behind JSON lines. A worker
 /// that crashes, aborts, hangs (no answer to a heartbeat within 3 s) or exceeds its memory limit is

@@ -1,10 +1,10 @@
 import CStradaPlugin
-import StradaABI
 import Dispatch
 import Foundation
 public import Logging
-import StradaCore
+import StradaABI
 import StradaAutomation
+import StradaCore
 
 /// The worker side of `--isolate`: runs one plugin in its own process (`strada-host plugin worker <file>`)
 /// and speaks JSON lines with the host on stdin/stdout. The plugin sees the same ABI; its host calls are

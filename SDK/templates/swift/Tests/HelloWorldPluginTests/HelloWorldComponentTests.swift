@@ -1,6 +1,7 @@
 import StradaCore
 import StradaTesting
 import Testing
+
 @testable import HelloWorldPlugin
 
 /// Drives the component through a real `Bridge` and `BridgeDelegate`, with an in-memory web view.
