@@ -1,9 +1,9 @@
-public import StradaCore
+package import StradaCore
 
 /// The JSON lines between the host and a plugin's worker process under `--isolate`: one case per
 /// operation, encoded (``line``) and decoded (``init(line:)``) here only. Message and data payloads
 /// travel as the JSON text the page wrote, spliced in without re-serialising.
-public enum WorkerMessage: Sendable, Equatable {
+package enum WorkerMessage: Sendable, Equatable {
     // MARK: Host → worker
     case ping
     case create(instance: Int, component: String)
@@ -26,16 +26,16 @@ public enum WorkerMessage: Sendable, Equatable {
     case remove(instance: Int, id: String)
 
     /// Every operation name, as it appears on the wire.
-    public enum Op: String, CaseIterable, Sendable {
+    package enum Op: String, CaseIterable, Sendable {
         case ping, create, destroy, receive, lifecycle, activated, controlEvent
         case hello, error, pong, reply, replyToEvent, setButton, removeButton, show, remove
     }
 
     /// Limits for reading a line: messages may be large, and nest as deep as the bridge allows.
-    public static let limits = JSONLimits(maxDepth: 1024, maxBytes: 64 << 20)
+    package static let limits = JSONLimits(maxDepth: 1024, maxBytes: 64 << 20)
 
     /// The line to write (no trailing newline).
-    public var line: String {
+    package var line: String {
         func object(_ op: Op, _ instance: Int?, _ fields: JSONObject = [:], raw: (String, String)? = nil) -> String {
             var members = fields
             members["op"] = .string(op.rawValue)
@@ -76,7 +76,7 @@ public enum WorkerMessage: Sendable, Equatable {
     }
 
     /// Reads one line; `nil` when it is not a well-formed worker message.
-    public init?(line: String) {
+    package init?(line: String) {
         guard let value = try? JSON(parsing: line, limits: Self.limits),
             let op = value["op"]?.stringValue.flatMap(Op.init(rawValue:))
         else { return nil }

@@ -1,16 +1,16 @@
 import Foundation
-public import Logging
+package import Logging
 import StradaAutomation
-public import StradaCore
+import StradaCore
 import StradaEngineGTK
 import StradaNavigation
-public import StradaPluginHost
+package import StradaPluginHost
 
 /// One run of the host: loads the plugins (in process, staged for hot reload, or in worker processes),
 /// opens the window, reports on the automation channel and carries out its commands, and applies the
 /// web-process crash policy. `strada-host run` builds one from its arguments and runs it.
 @MainActor
-public final class HostSession {
+package final class HostSession {
     private let configuration: HostConfiguration
     private let loop = MainLoop()
     private let window: BrowserWindow
@@ -31,7 +31,7 @@ public final class HostSession {
 
     /// Opens the display and builds the session. Throws ``HostError/noDisplay`` when there is no display, and
     /// ``HostError/displayUnreachable(_:)`` when the one the environment names cannot be opened.
-    public init(
+    package init(
         configuration: HostConfiguration, launcher: PluginProcessLauncher, output: HostOutput, logger: Logger
     ) throws(HostError) {
         try Self.openDisplay(logger: logger)
@@ -197,7 +197,7 @@ public final class HostSession {
     }
 
     /// Shows the window, loads the start page and runs until the host quits; returns the exit code.
-    public func run() -> Int32 {
+    package func run() -> Int32 {
         if let application = Self.application {
             window.join(application)
             application.onVisit = { [weak self] url in self?.visitFromLaterLaunch(url) }
@@ -416,7 +416,7 @@ public final class HostSession {
     /// bus. When the app is already running, hands it ``HostConfiguration/requestedURL`` (or asks it to show
     /// its window) and returns `true`: this launch is done. Call it before creating the session. Without a
     /// session bus every launch runs on its own.
-    public static func handOverToRunningApp(_ configuration: HostConfiguration, logger: Logger) throws(HostError)
+    package static func handOverToRunningApp(_ configuration: HostConfiguration, logger: Logger) throws(HostError)
         -> Bool
     {
         guard !configuration.ephemeral else { return false }

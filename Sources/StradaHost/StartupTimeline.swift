@@ -4,7 +4,7 @@ import Foundation
 /// table): milliseconds since `main` started, on the monotonic clock. ``begin()`` is called first thing in
 /// `main`; the session marks the phases as it passes them (the first mark of a phase counts).
 @MainActor
-public enum StartupTimeline {
+package enum StartupTimeline {
     /// `CLOCK_MONOTONIC` in ms when `main` started; `nil` until ``begin()``.
     nonisolated(unsafe) private static var mainClock: Double?
     /// From the process's start (as the kernel dates it, in 10 ms steps) to `main`, in ms.
@@ -12,7 +12,7 @@ public enum StartupTimeline {
     private static var phases: [String: Double] = [:]
 
     /// Starts the timeline: call it first thing in `main`, on the main thread.
-    nonisolated public static func begin() {
+    nonisolated package static func begin() {
         let now = monotonicMilliseconds()
         mainClock = now
         beforeMain = processAge(at: now)

@@ -9,12 +9,12 @@ import Foundation
 /// host down with `SIGPIPE`; that probe then runs in a child started on the spot. When the host stops (or
 /// dies), the spare's stdin ends and it exits without loading anything.
 @MainActor
-public final class SpareProbe {
+package final class SpareProbe {
     private let launcher: PluginProcessLauncher
     private var spare: (child: PluginProbe.Child, socket: Int32)?
 
     /// Starts the first spare child (none when the launcher has no ``PluginProcessLauncher/spareProbeArguments``).
-    public init(launcher: PluginProcessLauncher) {
+    package init(launcher: PluginProcessLauncher) {
         self.launcher = launcher
         startSpare()
     }
@@ -23,7 +23,7 @@ public final class SpareProbe {
 
     /// Inspects `file` in the spare child (or a new one when there is none), as
     /// ``PluginProbe/inspect(file:launcher:timeout:)`` does, then starts the next spare.
-    public func inspect(file: String, timeout: Double = 10) -> PluginStatus {
+    package func inspect(file: String, timeout: Double = 10) -> PluginStatus {
         let file = PluginLoader.absolutePath(file)
         defer { startSpare() }
         guard let (child, socket) = spare else {
@@ -41,7 +41,7 @@ public final class SpareProbe {
     }
 
     /// Lets the spare child go: its stdin ends and it exits.
-    public func stop() {
+    package func stop() {
         guard let (_, socket) = spare else { return }
         spare = nil
         close(socket)

@@ -1,9 +1,9 @@
 import CStradaPlugin
 import Dispatch
 import Foundation
-public import Logging
+package import Logging
 import StradaAutomation
-public import StradaCore
+package import StradaCore
 
 /// The host side of `--isolate`: one worker process per plugin, the same ABI behind JSON lines. A worker
 /// that crashes, aborts, hangs (no answer to a heartbeat within 3 s) or exceeds its memory limit is
@@ -12,25 +12,25 @@ public import StradaCore
 /// before the crash, which is the likely culprit: replaying it would crash the new worker too). After 3
 /// crashes in a minute the plugin is disabled and its components ignore messages.
 @MainActor
-public final class IsolatedPlugin {
+package final class IsolatedPlugin {
     /// What happened to a worker.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         case crashed(path: String, id: String, reason: String)
         case restarted(path: String, id: String)
         case disabled(path: String, id: String)
     }
 
-    public let path: String
-    public private(set) var id = ""
-    public private(set) var version = ""
-    public private(set) var componentNames: [String] = []
+    package let path: String
+    package private(set) var id = ""
+    package private(set) var version = ""
+    package private(set) var componentNames: [String] = []
     /// Sees crashes, restarts and disabling.
-    public var onEvent: (@MainActor (Event) -> Void)?
+    package var onEvent: (@MainActor (Event) -> Void)?
     /// Sees each message not delivered because the plugin is disabled, with the reason.
-    public var onDropped: (@MainActor (Message, String) -> Void)?
+    package var onDropped: (@MainActor (Message, String) -> Void)?
     /// Three crashes in a minute (or a failed restart): its components ignore messages until a new build
     /// (``reload(from:)``) or a new host.
-    public private(set) var disabled = false
+    package private(set) var disabled = false
 
     private let logger: Logger
     private let memoryLimitMB: Int
@@ -50,7 +50,7 @@ public final class IsolatedPlugin {
 
     /// Starts a worker for `path` (loading `file` instead when given: a staged copy of `path`); throws the
     /// plugin's own one-line error if it does not load.
-    public init(
+    package init(
         path: String, file: String? = nil, launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024,
         logger: Logger
     ) throws(PluginLoadError) {
@@ -63,7 +63,7 @@ public final class IsolatedPlugin {
     }
 
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
-    public var registrations: [ComponentRegistration] {
+    package var registrations: [ComponentRegistration] {
         componentNames.map { name in
             ComponentRegistration(name: name) { [weak self, id] destination, delegate in
                 let component = IsolatedComponent(
@@ -274,7 +274,7 @@ public final class IsolatedPlugin {
     /// after a crash (new instance, page lifecycle, every cached message replayed). A disabled plugin is
     /// enabled again. Returns the names of the live components brought back.
     @discardableResult
-    public func reload(from file: String) throws(PluginLoadError) -> [String] {
+    package func reload(from file: String) throws(PluginLoadError) -> [String] {
         if let error = PluginProbe.inspect(file: file, launcher: launcher).loadError {
             throw PluginLoadError(
                 path: path, reason: error.reason, remedy: error.remedy + "; the previous build keeps serving")
@@ -317,7 +317,7 @@ public final class IsolatedPlugin {
     }
 
     /// Stops the worker (host exit).
-    public func shutdown() {
+    package func shutdown() {
         heartbeat?.cancel()
         source?.cancel()
         process?.terminate()

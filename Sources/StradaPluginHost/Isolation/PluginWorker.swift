@@ -1,7 +1,7 @@
 import CStradaPlugin
 import Dispatch
 import Foundation
-public import Logging
+package import Logging
 import StradaABI
 import StradaAutomation
 import StradaCore
@@ -10,7 +10,7 @@ import StradaCore
 /// and speaks JSON lines with the host on stdin/stdout. The plugin sees the same ABI; its host calls are
 /// forwarded to the host process. If the plugin crashes, hangs or runs out of memory, only this process dies.
 @MainActor
-public final class PluginWorker {
+package final class PluginWorker {
     private let descriptor: PluginDescriptor
     private var instances: [Int: (forwarder: WorkerInstance, handle: OpaquePointer, instance: OpaquePointer)] = [:]
     private var input = Data()
@@ -22,7 +22,7 @@ public final class PluginWorker {
     /// The environment variable holding the host's process id.
     nonisolated static let hostEnvironmentKey = "STRADA_WORKER_HOST"
 
-    nonisolated public static func run(file: String, logger: Logger) -> Never {
+    nonisolated package static func run(file: String, logger: Logger) -> Never {
         if let codec = ProcessInfo.processInfo.environment[codecEnvironmentKey] {
             Strada.config.codec = CodecSettings(json: codec)
         }
