@@ -4,8 +4,8 @@ import Dispatch
 import Glibc
 #endif
 
-/// The automation channel: ``AutomationEvent`` lines out, ``AutomationCommand`` lines in (see the README's
-/// "Automation channel"). Reads on the main queue, so it needs a loop that drains it (the host's GLib loop).
+/// The automation channel: ``AutomationEvent`` lines out, ``AutomationCommand`` lines in (see
+/// docs/automation.md). Reads on the main queue, so it needs a loop that drains it (the host's GLib loop).
 @MainActor
 package final class AutomationChannel {
     private let write: @MainActor (AutomationEvent, String) -> Void

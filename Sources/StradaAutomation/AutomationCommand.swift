@@ -1,8 +1,8 @@
 package import StradaCore
 
 /// A command read from the automation channel, one JSON object per line, e.g.
-/// `{"command":"activate","control":"form.submit"}`. Decoded in one place (``init(line:)``); the README's
-/// command table is checked against ``Name`` by a test.
+/// `{"command":"activate","control":"form.submit"}`. Decoded in one place (``init(line:)``); the command
+/// examples in docs/automation.md are checked against ``Name`` by a test.
 package enum AutomationCommand: Sendable, Equatable {
     case activate(control: String)
     case choose(control: String, index: Int)

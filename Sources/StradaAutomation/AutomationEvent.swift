@@ -1,7 +1,7 @@
 package import StradaCore
 
 /// Everything the host reports on the automation channel: one case per event, encoded in one place
-/// (``json``). The README's event table is checked against ``Name`` by a test.
+/// (``json``). The event table in docs/automation.md is checked against ``Name`` by a test.
 package enum AutomationEvent: Sendable, Equatable {
     // MARK: The host
     /// Plugins are loaded and the window is about to show the start page.
