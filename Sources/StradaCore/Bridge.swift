@@ -29,7 +29,7 @@ package enum BridgeTraffic: Sendable {
 /// Performance: the state read and written per message is `@exclusivity(unchecked)` (here, in
 /// `BridgeDelegate` and ``BridgeComponent``). These classes live on the main actor and no access to those
 /// properties spans a call out of the class, so the law of exclusivity holds by construction; the runtime
-/// checks cost ~1,400 of ~12,800 instructions per message (callgrind, `scripts/bench`).
+/// checks were a measurable share of the per-message instructions (callgrind; figures in docs/engine.md).
 @MainActor
 package final class Bridge {
     /// The web view; `nil` once it is gone.

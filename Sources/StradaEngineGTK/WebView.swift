@@ -257,9 +257,9 @@ final class WebView: BridgeWebView, AnchorView {
 extension WebView {
     /// One call of `window.nativeBridge.replyWithJSON(replies)` in the page's world with the JSON array of
     /// `replies` (wire texts). Up to ``scriptRepliesBytes`` the call is script text with the array as a string
-    /// literal: WebKit's function call costs more to set up (measured on WebKitGTK 2.50: ~19 µs for the script
-    /// against ~37–62 µs for the call at 120 bytes, 87 against 127 µs at 1 KiB, but 236 against 165 µs at
-    /// 10 KiB and 8.6 against 1.6 ms at 1 MiB, where escaping and compiling the literal dominate). Above it the
+    /// literal: WebKit's function call costs more to set up, the script more per byte (escaping and compiling
+    /// the literal), so small batches go as script and large ones as a call (the measurements behind the
+    /// threshold are in docs/engine.md). Above it the
     /// array is the string argument `replies` of a function call: nothing to escape or compile, each text
     /// copied once, into the GLib buffer that the argument then owns.
     func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void) {

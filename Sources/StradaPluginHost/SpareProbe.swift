@@ -1,9 +1,9 @@
 import Foundation
 
-/// A probe child started ahead of time, for hot reload: starting the host executable costs about 100 ms
-/// (mostly the dynamic loader mapping the engine's libraries), so a spare child is started, waits for a file's
-/// path on its stdin, and the next one is started as soon as it is used. A rebuilt plugin is still validated in
-/// a child process before it is `dlopen`ed in the host; only the wait for the child to start is gone.
+/// A probe child started ahead of time, for hot reload: starting the host executable was most of a reload's time
+/// (mostly the dynamic loader mapping the engine's libraries; figures in docs/engine.md), so a spare child is started,
+/// waits for a file's path on its stdin, and the next one is started as soon as it is used. A rebuilt plugin is still
+/// validated in a child process before it is `dlopen`ed in the host; only the wait for the child to start is gone.
 ///
 /// The path goes over a socket (written with `MSG_NOSIGNAL`), so a spare that died meanwhile cannot take the
 /// host down with `SIGPIPE`; that probe then runs in a child started on the spot. When the host stops (or
