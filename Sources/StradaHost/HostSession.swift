@@ -20,7 +20,6 @@ package final class HostSession {
     private let automationService: AutomationService
     private let windows: WindowStack
     private let pathConfiguration: PathConfigurationStore
-    private let output: HostOutput
     private let logger: Logger
     private let registry: PluginRegistry
     private let launcher: PluginProcessLauncher
@@ -46,7 +45,6 @@ package final class HostSession {
         StartupTimeline.mark("display")
         self.configuration = configuration
         self.launcher = launcher
-        self.output = output
         self.logger = logger
         automationService = try AutomationService(configuration: configuration, output: output, logger: logger)
         let channel = automationService.channel
@@ -84,13 +82,7 @@ package final class HostSession {
         windows = WindowStack(
             configuration: configuration, registrations: registrations, desktop: desktop,
             pathConfiguration: pathConfiguration, automation: channel, output: output, logger: logger,
-            onStartupPhase: { phase in
-                StartupTimeline.mark(phase)
-                if phase == "firstFrame", let report = StartupTimeline.report {
-                    channel?.emit(
-                        .hostStartup(phases: report.phases, mainClock: report.mainClock, beforeMain: report.beforeMain))
-                }
-            })
+            onStartupPhase: { phase in StartupTimeline.passed(phase, reportingTo: channel) })
         let handles = windows.main.gtkHandles
         PluginHostExtensions.offerGTKHandles(
             window: handles.window, headerBar: handles.headerBar, webView: handles.webView)
@@ -120,8 +112,8 @@ package final class HostSession {
         desktop.networkSession.onDownload = { [desktop, windows] path, error in
             desktop.downloadEnded(path, error: error, in: windows.activeWindow)
         }
-        automationService.start(target: self) { [windows] in windows.navigator.screens.map(AutomationEvent.screenPushed)
-        }
+        automationService.start(
+            target: self, greeting: { [windows] in windows.navigator.screens.map(AutomationEvent.screenPushed) })
         for plugin in isolated { observe(plugin) }
         if configuration.watch {
             let directories = configuration.pluginDirectories
