@@ -6,9 +6,9 @@ import StradaNavigation
 import StradaPluginHost
 
 /// The host's windows: the main window with its navigator, and the modal presented over it with its own.
-/// Every window is made by ``makeWindow(modalOver:size:webDriver:onStartupPhase:)`` and connected by the one
-/// ``wire(_:to:)``: its bridge traffic, controls and page events are reported, its navigations routed by its
-/// navigator, and what the navigator does not handle goes to the desktop integration or ends the session.
+/// Every window is made by one `makeWindow` and connected by the one `wire(_:to:)`: its bridge traffic,
+/// controls and page events are reported, its navigations routed by its navigator, and what the navigator
+/// does not handle goes to the desktop integration or ends the session.
 @MainActor
 final class WindowStack {
     /// The main window.
