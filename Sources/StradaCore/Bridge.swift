@@ -38,6 +38,9 @@ package final class Bridge {
     @exclusivity(unchecked) package weak var delegate: BridgeDelegate?
     /// Sees all traffic.
     @exclusivity(unchecked) package var observer: (@MainActor (BridgeTraffic) -> Void)?
+    /// Called when the page's adapter says "ready" (a document with its scripts freshly run), before the
+    /// ``observer`` and the ``delegate`` hear of it: the host's navigator renews stale components here.
+    package var onReady: (@MainActor () -> Void)?
     /// The logger passed in, else `Strada.config.logger` as it is when a line is written (set it any time).
     private var logger: Logger { explicitLogger ?? Strada.config.logger }
     private let explicitLogger: Logger?
@@ -72,6 +75,7 @@ package final class Bridge {
             return reject(text, "more than \(limits.maxMessagesPerSecond) messages per second")
         }
         if text.utf8.count == 7, text == #""ready""# {
+            onReady?()
             observer?(.ready)
             delegate?.bridgeDidInitialize()
             return

@@ -1,4 +1,5 @@
 import Foundation
+import StradaAutomation
 
 /// When each phase of the host's start ended, for the `host.startup` event (and `scripts/bench`'s phase
 /// table): milliseconds since `main` started, on the monotonic clock. ``begin()`` is called first thing in
@@ -22,6 +23,14 @@ package enum StartupTimeline {
     static func mark(_ phase: String) {
         guard let mainClock, phases[phase] == nil else { return }
         phases[phase] = monotonicMilliseconds() - mainClock
+    }
+
+    /// Marks `phase` (see ``mark(_:)``); when it is the main window's first frame, reports the timeline as
+    /// the `host.startup` event on `channel`.
+    static func passed(_ phase: String, reportingTo channel: AutomationChannel?) {
+        mark(phase)
+        guard phase == "firstFrame", let report else { return }
+        channel?.emit(.hostStartup(phases: report.phases, mainClock: report.mainClock, beforeMain: report.beforeMain))
     }
 
     /// The phases marked so far, as the `host.startup` event reports them; `nil` without ``begin()``.

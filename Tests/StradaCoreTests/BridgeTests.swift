@@ -52,6 +52,14 @@ struct BridgeTests {
         #expect(dropped == ["no page owns this web view"])
     }
 
+    @Test func readyReachesTheHostBeforeTheObserver() {
+        var heard: [String] = []
+        bridge.onReady = { heard.append("onReady") }
+        bridge.observer = { if case .ready = $0 { heard.append("observer") } }
+        bridge.receive(json: #""ready""#)
+        #expect(heard == ["onReady", "observer"])
+    }
+
     @Test("B3 replying after the web view is gone returns false") func replyingAfterTheWebViewIsGoneReturnsFalse() {
         var view: InMemoryWebView? = InMemoryWebView()
         let orphan = Bridge(webView: view!)
