@@ -23,10 +23,11 @@ try:
         elif kind in ("control.added", "control.changed"):
             c = event["control"]
             print(f"native control {kind.split('.')[1]}: {c['kind']} '{c['title']}' id={c['id']} enabled={c['enabled']}")
-        elif kind == "page.finished" and not pressed:
-            pressed = True
-            print("pressing the native header-bar button 'form.submit'")
-            host.send(command="activate", control="form.submit")
+            # Once the page's form component has put its button up, enabled (page.finished can come before it).
+            if c["id"] == "form.submit" and c["enabled"] and not pressed:
+                pressed = True
+                print("pressing the native header-bar button 'form.submit'")
+                host.send(command="activate", control="form.submit")
         elif kind == "page.title" and event["title"].startswith("Submitted"):
             print(f"the form was submitted; the next page says: {event['title']}")
             host.send(command="quit")
