@@ -28,7 +28,8 @@ class Automation:
         self._arrivals = {}  # id(event) -> time.monotonic() when it was read
         self._write = write
         self._changed = threading.Condition()
-        threading.Thread(target=self._read, args=(readable,), daemon=True).start()
+        self._reader = threading.Thread(target=self._read, args=(readable,), daemon=True)
+        self._reader.start()
 
     def _read(self, readable):
         try:
@@ -46,6 +47,11 @@ class Automation:
         with self._changed:
             self.closed = True
             self._changed.notify_all()
+
+    def wait_closed(self, timeout=5):
+        """Waits until every event the host wrote has been read (the stream ended); returns `closed`."""
+        self._reader.join(timeout)
+        return self.closed
 
     @property
     def mark(self):
@@ -136,13 +142,14 @@ class HostProcess(Automation):
 
     def quit(self, timeout=30):
         """Sends `quit` and waits for the exit; kills the host (its process group, when it has its own) if it
-        does not go. Returns the exit status."""
+        does not go. Returns the exit status, once every event the host wrote has been read."""
         try:
             self.send(command="quit")
-            return self.process.wait(timeout=timeout)
+            self.process.wait(timeout=timeout)
         except (OSError, subprocess.TimeoutExpired):
             self.kill()
-            return self.process.returncode
+        self.wait_closed()
+        return self.process.returncode
 
     def kill(self):
         try:
