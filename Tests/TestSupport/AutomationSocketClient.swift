@@ -1,6 +1,6 @@
 public import Foundation
-public import StradaAutomation
-public import StradaCore
+package import StradaAutomation
+package import StradaCore
 
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +14,7 @@ public final class AutomationSocketClient: @unchecked Sendable {  // used from o
     /// Every event read so far, in order.
     public private(set) var events: [[String: Any]] = []
     /// The same events read with the host's own types (``HostProcess/typedEvents``), indexed as ``events``.
-    public private(set) var typedEvents: [JSON] = []
+    package private(set) var typedEvents: [JSON] = []
 
     /// Connects to `path`, trying again until the socket is there (at most `timeout` seconds).
     public init(path: String, timeout: Double = 20) throws {
@@ -68,7 +68,8 @@ public final class AutomationSocketClient: @unchecked Sendable {  // used from o
     /// The same read with the host's own types: the event named `name` (an
     /// ``AutomationEvent/Name``) matching `predicate`, as ``JSON``.
     @discardableResult
-    public func read(until name: AutomationEvent.Name, where predicate: (JSON) -> Bool = { _ in true }) throws -> JSON {
+    package func read(until name: AutomationEvent.Name, where predicate: (JSON) -> Bool = { _ in true }) throws -> JSON
+    {
         while true {
             guard try nextEvent() != nil, let event = typedEvents.last else {
                 throw HostProcess.Timeout(waitingFor: name.rawValue, seen: typedEvents.map(\.description))

@@ -1,6 +1,6 @@
 public import Foundation
-public import StradaAutomation
-public import StradaCore
+package import StradaAutomation
+package import StradaCore
 import Synchronization
 
 /// The real `strada-host` binary as a child process, driven through its automation channel
@@ -121,22 +121,22 @@ public final class HostProcess: Sendable {
     /// Every event so far, read with the host's own types: its name is an ``AutomationEvent/Name`` (the names
     /// StradaAutomation writes), the event object StradaCore's ``JSON`` (`event["control"]?["title"] == "Save"`).
     /// Indexed as ``events`` (a mark taken from either works for both).
-    public var typedEvents: [JSON] { lines.compactMap { try? JSON(parsing: $0) } }
+    package var typedEvents: [JSON] { lines.compactMap { try? JSON(parsing: $0) } }
 
     /// The name of an event read as ``JSON``.
-    public static func name(of event: JSON) -> AutomationEvent.Name? {
+    package static func name(of event: JSON) -> AutomationEvent.Name? {
         event["event"]?.stringValue.flatMap(AutomationEvent.Name.init(rawValue:))
     }
 
     /// The events so far named `name`.
-    public func events(named name: AutomationEvent.Name) -> [JSON] {
+    package func events(named name: AutomationEvent.Name) -> [JSON] {
         typedEvents.filter { Self.name(of: $0) == name }
     }
 
     /// Waits for the first event `name` satisfying `where`, among the events from index `mark` on (the number of
     /// events seen before an action: what came after it); the event as ``JSON``.
     @discardableResult
-    public func waitFor(
+    package func waitFor(
         _ name: AutomationEvent.Name, after mark: Int = 0, occurrence: Int = 1, timeout: Double = 30,
         where predicate: (JSON) -> Bool = { _ in true }
     ) async throws -> JSON {
