@@ -113,15 +113,36 @@ public final class HostProcess: Sendable {
     /// Everything the host wrote to stderr so far.
     public var standardError: String { buffer.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
-    /// Every event so far, parsed.
+    /// Every event so far, parsed. Each line is parsed once (waits poll this every 20 ms, and a page sending
+    /// megabyte messages makes megabyte events: parsing them all again at each poll starved the host).
     public var events: [[String: Any]] {
-        lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        parsed.update(from: lines) { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+    private let parsed = ParsedLines<[String: Any]>()
+    private let parsedTyped = ParsedLines<JSON>()
+
+    /// The events parsed so far from a growing list of lines, and how many lines that took.
+    private final class ParsedLines<Event>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [Event] = []
+        private var linesRead = 0
+
+        /// Parses the lines not read yet (`parse` returns `nil` for a line that is no event) and returns all.
+        func update(from lines: [String], parse: (String) -> Event?) -> [Event] {
+            lock.lock()
+            defer { lock.unlock() }
+            if lines.count > linesRead {
+                events += lines[linesRead...].compactMap(parse)
+                linesRead = lines.count
+            }
+            return events
+        }
     }
 
     /// Every event so far, read with the host's own types: its name is an ``AutomationEvent/Name`` (the names
     /// StradaAutomation writes), the event object StradaCore's ``JSON`` (`event["control"]?["title"] == "Save"`).
     /// Indexed as ``events`` (a mark taken from either works for both).
-    package var typedEvents: [JSON] { lines.compactMap { try? JSON(parsing: $0) } }
+    package var typedEvents: [JSON] { parsedTyped.update(from: lines) { try? JSON(parsing: $0) } }
 
     /// The name of an event read as ``JSON``.
     package static func name(of event: JSON) -> AutomationEvent.Name? {
