@@ -17,9 +17,8 @@
   var parse = JSON.parse;
   // Messages sent in one JavaScript task go out as one post at the end of the task (a microtask): a lone
   // message as its own JSON text, several as a JSON array of them ("[m1,m2]"). A batch stops growing at
-  // 256 KiB of text, so larger messages travel alone; the order is the order they were sent in. (At 1 MiB, a
-  // flood's batches cost the web process ~17 MB and the host ~8 MB more at their peaks (VmHWM, 100,000
-  // messages in one task); 20,000 messages at once went through as fast either way.)
+  // 256 KiB of text, so larger messages travel alone; the order is the order they were sent in. (A larger
+  // cap costs both processes memory at a flood's peak for no speed: docs/engine.md, "Figures behind comments".)
   var batchLimit = 262144;
   var outbox = [];
   var outboxLength = 0;

@@ -9,7 +9,7 @@
         assert app.driver.find_element("css selector", "h1").text == "Hello"
 
 The host is started by WebKitWebDriver (`webkitgtk:browserOptions`) with `run --webdriver --automation-socket
-PATH`; `Native` speaks the host's automation protocol (JSON lines, the README's tables) on that socket.
+PATH`; `Native` speaks the host's automation protocol (JSON lines, the tables of docs/automation.md) on that socket.
 Selenium talks to strada-webdriver (strada_testing/webdriver.py), which stands in front of WebKitWebDriver and
 performs clicks, typing and the actions API as real X input into the host's window (`event.isTrusted` true).
 """

@@ -1,5 +1,5 @@
 """Start-up to the first page ready (the adapter's "ready" reaching native), its phases, and peak memory (PSS of
-the host and every process it started), with the settings in the README (hardware acceleration off by default)."""
+the host and every process it started), with the host's default settings (hardware acceleration off: docs/engine.md)."""
 import os
 import statistics
 import time
