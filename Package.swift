@@ -50,6 +50,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // SHA-256 of plugin files (manifest checksums); signatures will use its Ed25519 (issue 24).
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // `swift package generate-documentation` for the DocC catalogs (scripts/docs); no code depends on it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -108,7 +110,7 @@ let package = Package(
             name: "StradaPluginHost",
             dependencies: [
                 "StradaCore", "StradaAutomation", "CStradaPlugin", "StradaABI", "CFFI",
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["EmbeddedFiles.txt"],  // the `plugin new` templates (SDK/templates), compiled in by EmbedFiles
             swiftSettings: strictSwift,
@@ -165,7 +167,10 @@ let package = Package(
                 name: "StradaAutomationTests", dependencies: ["StradaAutomation", "StradaCore", "TestSupport"]),
             .testTarget(
                 name: "StradaPluginHostTests",
-                dependencies: ["StradaPluginHost", "StradaCore", "CStradaPlugin", "TestSupport"]
+                dependencies: [
+                    "StradaPluginHost", "StradaCore", "CStradaPlugin", "TestSupport",
+                    .product(name: "Crypto", package: "swift-crypto"),
+                ]
             ),
             .testTarget(
                 name: "StradaHostTests",

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 package import StradaCore
 
@@ -116,6 +117,6 @@ package struct PluginManifest: Sendable, Equatable {
 
     /// The SHA-256 of a file, as 64 lowercase hex digits.
     package static func sha256(ofFile path: String) throws -> String {
-        SHA256.hex(try Data(contentsOf: URL(fileURLWithPath: path)))
+        SHA256.hash(data: try Data(contentsOf: URL(fileURLWithPath: path))).hexDigits
     }
 }

@@ -1,4 +1,5 @@
 import CStradaPlugin
+import Crypto
 import Foundation
 import Logging
 import StradaCore
@@ -283,7 +284,7 @@ struct SHA256Tests {
         ),
     ])
     func digestsMatchTheFIPSVectors(input: String, digest: String) {
-        #expect(SHA256.hex(Array(input.utf8)) == digest)
+        #expect(SHA256.hash(data: Array(input.utf8)).hexDigits == digest)
     }
 }
 
