@@ -16,7 +16,8 @@ public enum WorkerMessage: Sendable, Equatable {
 
     // MARK: Worker → host
     case hello(id: String, version: String, abi: String, components: [String])
-    case error(message: String, reason: String)
+    /// The plugin did not load: the one-line error, and its reason and remedy apart.
+    case error(message: String, reason: String, remedy: String)
     case pong
     case reply(instance: Int, messageJSON: String)
     case replyToEvent(instance: Int, event: String, dataJSON: String)
@@ -42,15 +43,19 @@ public enum WorkerMessage: Sendable, Equatable {
             if let instance { members["instance"] = .number(Double(instance)) }
             let text = JSON.object(members).serialized()
             guard let (key, json) = raw else { return text }
-            // Splice the payload in as written: `{...,"key":<json>}`.
-            return String(text.dropLast()) + "," + JSON.string(key).serialized() + ":" + json + "}"
+            // Splice the payload in as written: `{...,"key":<json>}`. A raw newline in JSON text can only be
+            // white space between tokens (strings escape theirs); it would end the line, so it becomes a space.
+            let payload = json.utf8.contains(0x0A) ? json.replacingOccurrences(of: "\n", with: " ") : json
+            return String(text.dropLast()) + "," + JSON.string(key).serialized() + ":" + payload + "}"
         }
         switch self {
         case .ping: return object(.ping, nil)
         case .pong: return object(.pong, nil)
         case .create(let instance, let component): return object(.create, instance, ["component": .string(component)])
         case .destroy(let instance): return object(.destroy, instance)
-        case .receive(let instance, let message): return object(.receive, instance, raw: ("message", message))
+        case .receive(let instance, let message):
+            let payload = message.utf8.contains(0x0A) ? message.replacingOccurrences(of: "\n", with: " ") : message
+            return Self.receivePrefix + String(instance) + ",\"message\":" + payload + "}"
         case .lifecycle(let instance, let event): return object(.lifecycle, instance, ["event": .number(Double(event))])
         case .activated(let instance, let control): return object(.activated, instance, ["control": .string(control)])
         case .controlEvent(let instance, let control, let event):
@@ -62,8 +67,9 @@ public enum WorkerMessage: Sendable, Equatable {
                     "id": .string(id), "version": .string(version), "abi": .string(abi),
                     "components": .array(components.map(JSON.string)),
                 ])
-        case .error(let message, let reason):
-            return object(.error, nil, ["message": .string(message), "reason": .string(reason)])
+        case .error(let message, let reason, let remedy):
+            return object(
+                .error, nil, ["message": .string(message), "reason": .string(reason), "remedy": .string(remedy)])
         case .reply(let instance, let message): return object(.reply, instance, raw: ("message", message))
         case .replyToEvent(let instance, let event, let data):
             return object(.replyToEvent, instance, ["event": .string(event), "data": .string(data)])
@@ -73,6 +79,25 @@ public enum WorkerMessage: Sendable, Equatable {
             return object(.show, instance, ["id": .string(id)], raw: ("spec", spec))
         case .remove(let instance, let id): return object(.remove, instance, ["id": .string(id)])
         }
+    }
+
+    /// How a `receive` line starts (see ``receive(line:)``).
+    private static let receivePrefix = #"{"op":"receive","instance":"#
+
+    /// A `receive` line as the host writes it, read without parsing its message: the worker forwards the
+    /// page's text to the plugin as it is, so a 10 MiB message is not parsed and written again on the way.
+    /// The host parsed the message before sending it; `nil` for any other line.
+    public static func receive(line: String) -> WorkerMessage? {
+        var utf8 = Substring(line).utf8
+        guard utf8.starts(with: receivePrefix.utf8), utf8.last == UInt8(ascii: "}") else { return nil }
+        utf8 = utf8.dropFirst(receivePrefix.utf8.count).dropLast()
+        let digits = utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let separator = #","message":"#.utf8
+        guard !digits.isEmpty, digits.count < 10, let instance = Int(String(Substring(digits))),
+            utf8.dropFirst(digits.count).starts(with: separator)
+        else { return nil }
+        let message = Substring(utf8.dropFirst(digits.count + separator.count))
+        return .receive(instance: instance, messageJSON: String(message))
     }
 
     /// Reads one line; `nil` when it is not a well-formed worker message.
@@ -108,7 +133,9 @@ public enum WorkerMessage: Sendable, Equatable {
             self = .hello(
                 id: string("id") ?? "?", version: string("version") ?? "?", abi: string("abi") ?? "?",
                 components: components)
-        case .error: self = .error(message: string("message") ?? "", reason: string("reason") ?? "")
+        case .error:
+            self = .error(
+                message: string("message") ?? "", reason: string("reason") ?? "", remedy: string("remedy") ?? "")
         case .reply:
             guard let message = value["message"] else { return nil }
             self = .reply(instance: instance, messageJSON: message.serialized())

@@ -71,7 +71,8 @@ public final class HostSession {
         let registrations: [ComponentRegistration]
         if configuration.isolate {
             (report, registrations) = Self.startWorkers(
-                configuration.pluginDirectories, launcher: launcher, logger: logger)
+                configuration.pluginDirectories, staging: configuration.watch ? registry : nil, launcher: launcher,
+                logger: logger)
             isolated = report.isolated
         } else {
             report = registry.loadAll()
@@ -229,22 +230,32 @@ public final class HostSession {
         return loop.run()
     }
 
-    /// `--isolate`: one worker process per plugin file.
+    /// `--isolate`: one worker process per plugin file, all started at once; a plugin that does not load within
+    /// ``IsolatedPlugin/helloTimeout`` (its entry point hangs) is one error line, and the host starts without
+    /// it. Under `--watch` (`staging`), each worker loads a staged copy, never the watched file.
     private static func startWorkers(
-        _ directories: [String], launcher: PluginProcessLauncher, logger: Logger
+        _ directories: [String], staging: PluginRegistry?, launcher: PluginProcessLauncher, logger: Logger
     ) -> (PluginLoadReport, [ComponentRegistration]) {
         var report = PluginLoadReport()
+        var files: [(path: String, file: String?)] = []
+        for path in directories.flatMap(PluginProbe.candidates(in:)) {
+            switch staging?.stage(path) {
+            case .failure(let error)?:
+                logger.error("\(error.description)")
+                report.errors.append(error)
+            case .success(let staged)?: files.append((path, staged.path))
+            case nil: files.append((path, nil))
+            }
+        }
         var registrations: [ComponentRegistration] = []
-        for directory in directories {
-            for path in PluginProbe.candidates(in: directory) {
-                do {
-                    let plugin = try IsolatedPlugin(path: path, launcher: launcher, logger: logger)
-                    report.isolated.append(plugin)
-                    registrations += plugin.registrations
-                } catch {
-                    logger.error("\(error.description)")
-                    report.errors.append(error)
-                }
+        for outcome in IsolatedPlugin.start(files, launcher: launcher, logger: logger) {
+            switch outcome {
+            case .success(let plugin):
+                report.isolated.append(plugin)
+                registrations += plugin.registrations
+            case .failure(let error):
+                logger.error("\(error.description)")
+                report.errors.append(error)
             }
         }
         return (report, registrations)
@@ -314,24 +325,36 @@ public final class HostSession {
         if isolatedBuilds[path]?.sha256 == staged.sha256 { return }
         let started = DispatchTime.now().uptimeNanoseconds
         guard let known else {
-            do {
-                let plugin = try IsolatedPlugin(
-                    path: path, file: staged.path, launcher: launcher, logger: logger)
-                observe(plugin)
-                isolated.append(plugin)
-                isolatedBuilds[path] = (staged.sha256, 1)
-                logger.info("plugin \(path) was added: \(plugin.id) [\(plugin.componentNames.joined(separator: " "))]")
-                automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
-                isolatedComponentsChanged()
-            } catch {
-                logger.error("\(error.description)")
-                automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+            IsolatedPlugin.start(path: path, file: staged.path, launcher: launcher, logger: logger) {
+                [weak self] outcome in
+                guard let self else { return }
+                switch outcome {
+                case .success(let plugin):
+                    observe(plugin)
+                    isolated.append(plugin)
+                    isolatedBuilds[path] = (staged.sha256, 1)
+                    let names = plugin.componentNames.joined(separator: " ")
+                    logger.info("plugin \(path) was added: \(plugin.id) [\(names)]")
+                    automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
+                    isolatedComponentsChanged()
+                case .failure(let error):
+                    logger.error("\(error.description)")
+                    automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+                }
             }
             return
         }
         let namesBefore = known.componentNames
-        do {
-            let reinstantiated = try known.reload(from: staged.path)
+        let wasDisabled = known.disabled
+        // The new build loads in a new worker while the old one serves; nothing here waits.
+        known.reload(from: staged.path) { [weak self, weak known] reinstantiated, error in
+            guard let self, let known else { return }
+            guard let reinstantiated else {
+                let description = error?.description ?? "plugin \(path) did not load"
+                logger.error("\(description)")
+                automation?.emit(.pluginReloadFailed(path: path, error: description))
+                return
+            }
             let generation = (isolatedBuilds[path]?.generation ?? 1) + 1
             isolatedBuilds[path] = (staged.sha256, generation)
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
@@ -344,10 +367,8 @@ public final class HostSession {
                 .pluginReloaded(
                     path: path, id: known.id, generation: generation, components: known.componentNames,
                     reinstantiated: reinstantiated, milliseconds: milliseconds, residentKilobytesDelta: 0))
-            if known.componentNames != namesBefore { isolatedComponentsChanged() }
-        } catch {
-            logger.error("\(error.description)")
-            automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+            // A plugin disabled after a bad build is announced again once a good one serves.
+            if known.componentNames != namesBefore || wasDisabled { isolatedComponentsChanged() }
         }
     }
 

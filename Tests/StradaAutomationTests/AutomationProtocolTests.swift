@@ -109,7 +109,7 @@ struct AutomationProtocolTests {
         .lifecycle(instance: 3, event: 2), .activated(instance: 3, control: "submit"),
         .controlEvent(instance: 3, control: "menu", eventJSON: #"{"type":"chosen","index":1}"#),
         .hello(id: "dev.example", version: "1.0", abi: "1.0", components: ["a", "b"]),
-        .error(message: "plugin x: bad — fix it", reason: "bad"),
+        .error(message: "plugin x: bad — fix it", reason: "bad", remedy: "fix it"),
         .reply(instance: 1, messageJSON: #"{"id":"1","component":"form","event":"connect","data":{}}"#),
         .replyToEvent(instance: 1, event: "connect", dataJSON: #"{"x":1}"#),
         .setButton(instance: 1, button: ["id": "submit", "title": "Save"]), .removeButton(instance: 1, id: "submit"),
