@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 public import StradaCore
 
 /// The JSON lines between the host and a plugin's worker process under `--isolate`: one case per
@@ -45,7 +48,7 @@ public enum WorkerMessage: Sendable, Equatable {
             guard let (key, json) = raw else { return text }
             // Splice the payload in as written: `{...,"key":<json>}`. A raw newline in JSON text can only be
             // white space between tokens (strings escape theirs); it would end the line, so it becomes a space.
-            let payload = json.utf8.contains(0x0A) ? json.replacingOccurrences(of: "\n", with: " ") : json
+            let payload = Self.withoutNewlines(json)
             return String(text.dropLast()) + "," + JSON.string(key).serialized() + ":" + payload + "}"
         }
         switch self {
@@ -54,8 +57,8 @@ public enum WorkerMessage: Sendable, Equatable {
         case .create(let instance, let component): return object(.create, instance, ["component": .string(component)])
         case .destroy(let instance): return object(.destroy, instance)
         case .receive(let instance, let message):
-            let payload = message.utf8.contains(0x0A) ? message.replacingOccurrences(of: "\n", with: " ") : message
-            return Self.receivePrefix + String(instance) + ",\"message\":" + payload + "}"
+            return #"{"op":"receive","instance":"# + String(instance) + #","message":"# + Self.withoutNewlines(message)
+                + "}"
         case .lifecycle(let instance, let event): return object(.lifecycle, instance, ["event": .number(Double(event))])
         case .activated(let instance, let control): return object(.activated, instance, ["control": .string(control)])
         case .controlEvent(let instance, let control, let event):
@@ -70,7 +73,9 @@ public enum WorkerMessage: Sendable, Equatable {
         case .error(let message, let reason, let remedy):
             return object(
                 .error, nil, ["message": .string(message), "reason": .string(reason), "remedy": .string(remedy)])
-        case .reply(let instance, let message): return object(.reply, instance, raw: ("message", message))
+        case .reply(let instance, let message):
+            return #"{"op":"reply","instance":"# + String(instance) + #","message":"# + Self.withoutNewlines(message)
+                + "}"
         case .replyToEvent(let instance, let event, let data):
             return object(.replyToEvent, instance, ["event": .string(event), "data": .string(data)])
         case .setButton(let instance, let button): return object(.setButton, instance, ["button": button])
@@ -81,23 +86,41 @@ public enum WorkerMessage: Sendable, Equatable {
         }
     }
 
-    /// How a `receive` line starts (see ``receive(line:)``).
-    private static let receivePrefix = #"{"op":"receive","instance":"#
+    /// JSON text with each raw newline (only ever white space between tokens: strings escape theirs) made a
+    /// space, so it stays on its line. Searched with memchr: a 10 MiB message is looked at in microseconds.
+    static func withoutNewlines(_ json: String) -> String {
+        var text = json
+        let found = text.withUTF8 { bytes in bytes.baseAddress.map { memchr($0, 0x0A, bytes.count) != nil } ?? false }
+        guard found else { return json }
+        return String(decoding: json.utf8.map { $0 == 0x0A ? 0x20 : $0 }, as: UTF8.self)
+    }
 
-    /// A `receive` line as the host writes it, read without parsing its message: the worker forwards the
-    /// page's text to the plugin as it is, so a 10 MiB message is not parsed and written again on the way.
-    /// The host parsed the message before sending it; `nil` for any other line.
+    /// A `receive` or `reply` line as written by ``line``, its payload cut out without parsing it: the worker
+    /// hands the page's text to the plugin as it is, and the host parses a reply once, as a bridge message (the
+    /// payload is then checked in full), so a 10 MiB message is not parsed and written again on the way.
+    /// `nil` for any other line.
+    public static func payload(ofLine line: String) -> (op: Op, instance: Int, json: Substring)? {
+        let utf8 = Substring(line).utf8
+        guard utf8.last == UInt8(ascii: "}") else { return nil }
+        for op in [Op.receive, .reply] {
+            let prefix = #"{"op":""# + op.rawValue + #"","instance":"#
+            guard utf8.starts(with: prefix.utf8) else { continue }
+            let rest = utf8.dropFirst(prefix.utf8.count).dropLast()
+            let digits = rest.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            let separator = #","message":"#.utf8
+            guard !digits.isEmpty, digits.count < 10, let instance = Int(String(Substring(digits))),
+                rest.dropFirst(digits.count).starts(with: separator)
+            else { return nil }
+            return (op, instance, Substring(rest.dropFirst(digits.count + separator.count)))
+        }
+        return nil
+    }
+
+    /// A `receive` line as the host writes it, read without parsing its message (see ``payload(ofLine:)``):
+    /// the host parsed the message before sending it. `nil` for any other line.
     public static func receive(line: String) -> WorkerMessage? {
-        var utf8 = Substring(line).utf8
-        guard utf8.starts(with: receivePrefix.utf8), utf8.last == UInt8(ascii: "}") else { return nil }
-        utf8 = utf8.dropFirst(receivePrefix.utf8.count).dropLast()
-        let digits = utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        let separator = #","message":"#.utf8
-        guard !digits.isEmpty, digits.count < 10, let instance = Int(String(Substring(digits))),
-            utf8.dropFirst(digits.count).starts(with: separator)
-        else { return nil }
-        let message = Substring(utf8.dropFirst(digits.count + separator.count))
-        return .receive(instance: instance, messageJSON: String(message))
+        guard let (op, instance, json) = payload(ofLine: line), op == .receive else { return nil }
+        return .receive(instance: instance, messageJSON: String(json))
     }
 
     /// Reads one line; `nil` when it is not a well-formed worker message.

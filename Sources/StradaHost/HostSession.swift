@@ -314,8 +314,20 @@ public final class HostSession {
             automation?.emit(.pluginRemoved(path: path, components: known.componentNames))
             return isolatedComponentsChanged()
         }
+        // The file is hashed off the main thread (a few MiB take seconds in a debug build); an unchanged build
+        // (the same bytes copied again) goes no further.
+        DispatchQueue.global().async { [weak self] in
+            let hash = try? PluginManifest.sha256(ofFile: path)
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.isolatedFileHashed(path, sha256: hash) } }
+        }
+    }
+
+    /// ``isolatedFileChanged(_:)`` once the file's SHA-256 is known (`nil`: it could not be read).
+    private func isolatedFileHashed(_ path: String, sha256: String?) {
+        if let sha256, isolatedBuilds[path]?.sha256 == sha256 { return }
+        let known = isolated.first { $0.path == path }
         let staged: (path: String, sha256: String)
-        switch registry.stage(path) {
+        switch registry.stage(path, sha256: sha256) {
         case .success(let copy): staged = copy
         case .failure(let error):
             logger.error("\(error.description)")

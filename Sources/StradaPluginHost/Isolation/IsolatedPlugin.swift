@@ -54,6 +54,13 @@ public final class IsolatedPlugin {
     private var nextInstance = 1
     private var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
     private var overflowing = false
+    /// Lines from the worker serving, not handled yet (see ``drain()``).
+    /// Each batch's last line carries its size, given back to its connection once handled (back-pressure).
+    private var inbox: [(message: WorkerConnection.Incoming, batch: (WorkerConnection, Int)?)] = []
+    private var inboxHead = 0
+    private var draining = false
+    /// Main-thread time spent on the inbox before other work gets a turn.
+    static let drainBudget: UInt64 = 8_000_000
 
     private enum Purpose {
         case start(@MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void)
@@ -162,14 +169,18 @@ public final class IsolatedPlugin {
     private func receive(_ event: WorkerConnection.Event, from connection: WorkerConnection) {
         switch event {
         case .messages(let messages, let bytes):
-            defer { connection.handled(bytes: bytes) }
-            for message in messages {
-                if pending?.connection === connection {
-                    helloArrived(message, from: connection)
-                } else if connection === self.connection {
-                    handle(message)
+            var rest = messages[...]
+            if pending?.connection === connection, let first = rest.popFirst() {
+                guard case .message(let message) = first else {
+                    connection.kill()
+                    return loadFailed(connection, reason: "its worker did not start with a hello")
                 }
+                helloArrived(message, from: connection)
             }
+            guard connection === self.connection, !rest.isEmpty else { return connection.handled(bytes: bytes) }
+            inbox += rest.dropLast().map { ($0, nil) }
+            inbox.append((rest.last!, (connection, bytes)))
+            drain()
         case .ended(let status):
             if pending?.connection === connection {
                 loadFailed(connection, reason: Self.describe(status, loading: true))
@@ -281,6 +292,56 @@ public final class IsolatedPlugin {
         awaitingPong = true
         lastPong = Date()
         connection.send(WorkerMessage.ping.line)
+    }
+
+    /// Handles the worker's lines in order, for at most ``drainBudget`` at a time: a burst of 20,000 replies
+    /// does not keep the main thread from an automation command or a frame for longer than that. Replies for
+    /// one page are delivered to it together, as replies made while a page's batch is received are.
+    private func drain() {
+        guard !draining else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        while inboxHead < inbox.count, DispatchTime.now().uptimeNanoseconds - start <= Self.drainBudget {
+            let bridge = bridge(for: inbox[inboxHead].message)
+            if let bridge {
+                bridge.collectingReplies { drainRun(for: bridge, since: start) }
+            } else {
+                drainRun(for: nil, since: start)
+            }
+        }
+        if inboxHead == inbox.count {
+            inbox = []
+            inboxHead = 0
+            return
+        }
+        draining = true
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                self.draining = false
+                self.drain()
+            }
+        }
+    }
+
+    /// Handles lines while they are replies for `bridge`'s page (or, for `nil`, not replies) and time is left.
+    private func drainRun(for bridge: Bridge?, since start: UInt64) {
+        repeat {
+            let (incoming, batch) = inbox[inboxHead]
+            inboxHead += 1
+            switch incoming {
+            case .message(let message): handle(message)
+            case .reply(let instance, let message): _ = components[instance]?.replyFromPlugin(message: message)
+            }
+            if let (connection, bytes) = batch { connection.handled(bytes: bytes) }
+            if inboxHead % 64 == 0, DispatchTime.now().uptimeNanoseconds - start > Self.drainBudget { return }
+        } while inboxHead < inbox.count && self.bridge(for: inbox[inboxHead].message) === bridge
+    }
+
+    /// The bridge of the page a reply goes to.
+    private func bridge(for incoming: WorkerConnection.Incoming) -> Bridge? {
+        switch incoming {
+        case .reply(let instance, _), .message(.replyToEvent(let instance, _, _)): components[instance]?.bridge
+        default: nil
+        }
     }
 
     private func handle(_ message: WorkerMessage) {

@@ -1,5 +1,6 @@
 import Foundation
 import StradaAutomation
+import StradaCore
 
 /// One worker process and its two pipes, served by one I/O thread of its own that waits in poll(2): the main
 /// thread never reads, writes or waits on a worker, and no dispatch source watches a pipe (a descriptor closed
@@ -15,9 +16,27 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
     enum Event: Sendable {
         /// Lines read, parsed (a line that is not a worker message is left out), with their size in bytes:
         /// pass it to ``handled(bytes:)`` once they are dealt with.
-        case messages([WorkerMessage], bytes: Int)
+        case messages([Incoming], bytes: Int)
         /// The worker's output ended and it was reaped: its `waitpid` status.
         case ended(status: Int32)
+    }
+
+    /// A line from the worker, read on the I/O thread: a reply arrives as the bridge message it carries, so the
+    /// main thread does not parse 20,000 replies again.
+    enum Incoming: Sendable {
+        case message(WorkerMessage)
+        case reply(instance: Int, Message)
+    }
+
+    /// Reads one line from the worker; `nil` when it is not a worker message (or a reply not a bridge message).
+    static func decode(_ line: [UInt8]) -> Incoming? {
+        let text = String(decoding: line, as: UTF8.self)
+        guard let (op, instance, json) = WorkerMessage.payload(ofLine: text), op == .reply else {
+            return WorkerMessage(line: text).map(Incoming.message)
+        }
+        // Checked in full here (the worker is not trusted), and kept as written: the page gets this text.
+        guard let message = try? Message(wireText: String(json)) else { return nil }
+        return .reply(instance: instance, message)
     }
 
     /// Bytes of lines to the worker held at most; ``send(_:)`` refuses more.
@@ -97,13 +116,13 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
     func send(_ line: String) -> Bool {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
-        let accepted = state.withLock {
-            guard !closeInput, toWorker >= 0, queued + bytes.count <= Self.maxQueued else { return false }
+        let (accepted, first) = state.withLock {
+            guard !closeInput, toWorker >= 0, queued + bytes.count <= Self.maxQueued else { return (false, false) }
             queued += bytes.count
             queue.append(bytes)
-            return true
+            return (true, queue.count == 1)
         }
-        if accepted { wake() }
+        if first { wake() }  // a queue that was not empty is being written already
         return accepted
     }
 
@@ -239,7 +258,7 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
 
     /// Reads what is there; `false` at the end of the worker's output.
     private func readAvailable(_ splitter: inout LineSplitter, _ buffer: inout [UInt8]) -> Bool {
-        var messages: [WorkerMessage] = []
+        var messages: [Incoming] = []
         var bytes = 0
         var open = true
         while bytes < 8 << 20 {
@@ -256,7 +275,7 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
                 let lines = try buffer.withUnsafeBytes { raw throws(LineSplitter.TooLong) in
                     try splitter.append(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
                 }
-                messages += lines.compactMap { WorkerMessage(line: String(decoding: $0, as: UTF8.self)) }
+                messages += lines.compactMap(Self.decode)
             } catch {
                 open = false  // not the protocol: treated as the worker's end (it is killed while reaped)
                 break
@@ -266,7 +285,11 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
             state.withLock {
                 backlog += bytes
                 if first == nil {
-                    first = .message(messages[0])
+                    if case .message(let message) = messages[0] {
+                        first = .message(message)
+                    } else {
+                        first = .message(.pong)
+                    }
                     state.broadcast()
                 }
             }
