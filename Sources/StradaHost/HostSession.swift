@@ -238,6 +238,16 @@ public final class HostSession {
     ) -> (PluginLoadReport, [ComponentRegistration]) {
         var report = PluginLoadReport()
         var files: [(path: String, file: String?)] = []
+        for directory in directories {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                let error = PluginLoadError.unreadableDirectory(directory)
+                logger.error("\(error.description)")
+                report.errors.append(error)
+                continue
+            }
+        }
         for path in directories.flatMap(PluginProbe.candidates(in:)) {
             switch staging?.stage(path) {
             case .failure(let error)?:
@@ -248,9 +258,23 @@ public final class HostSession {
             }
         }
         var registrations: [ComponentRegistration] = []
+        var owners: [String: String] = [:]
         for outcome in IsolatedPlugin.start(files, launcher: launcher, logger: logger) {
             switch outcome {
             case .success(let plugin):
+                // As in process: the first plugin (directories in order, files by name) keeps a name claimed twice.
+                for component in plugin.componentNames {
+                    guard let owner = owners[component] else {
+                        owners[component] = plugin.path
+                        continue
+                    }
+                    logger.warning(
+                        """
+                        component "\(component)" is provided by \(owner) and \(plugin.path); using \(owner) \
+                        — remove one of the two files from the plugins folders, or rename the component in one
+                        """)
+                    report.conflicts.append(component)
+                }
                 report.isolated.append(plugin)
                 registrations += plugin.registrations
             case .failure(let error):
@@ -612,7 +636,12 @@ public final class HostSession {
 
     private func call(_ pluginID: String, _ action: String, _ arguments: [JSON]) {
         guard let plugin = registry.plugin(id: pluginID) else {
-            automation?.emit(.commandError(command: "call", error: "no loaded plugin with id \(pluginID)"))
+            let error =
+                isolated.contains { $0.id == pluginID }
+                ? "plugin \(pluginID) runs in a worker process (--isolate), where its actions cannot be called; "
+                    + "run the host without --isolate to call them"
+                : "no loaded plugin with id \(pluginID)"
+            automation?.emit(.commandError(command: "call", error: error))
             return
         }
         let details: JSONObject = ["plugin": .string(pluginID), "action": .string(action)]

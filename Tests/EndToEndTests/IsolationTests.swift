@@ -171,4 +171,31 @@ struct IsolationTests {
         #expect(workers.filter(alive).isEmpty, "workers still running after the host was killed: \(workers)")
         for worker in workers where alive(worker) { kill(worker, SIGKILL) }
     }
+    /// Two plugins serving the same component name: the same warning line as in process, the first one serves.
+    @Test func aComponentNameClaimedTwiceIsReportedAsInProcess() async throws {
+        let plugins = try PluginsDirectory.make()
+        try FileManager.default.copyItem(
+            atPath: (plugins as NSString).appendingPathComponent("libStradaFormPlugin.so"),
+            toPath: (plugins as NSString).appendingPathComponent("libStradaFormPluginCopy.so"))
+        let host = try HostProcess(
+            page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", plugins, "--isolate"])
+        let ready = try await host.waitFor("host.ready", timeout: 20)
+        #expect((ready["components"] as? [String]) == ["form"])
+        #expect(host.standardError.contains(#"component "form" is provided by "#), "stderr: \(host.standardError)")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    /// A plugin's actions run where it is loaded: under `--isolate`, `call` says so and what to do.
+    @Test func callingAnActionOfAnIsolatedPluginSaysWhyItCannot() async throws {
+        let host = try HostProcess(
+            page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent-stay.html"),
+            arguments: ["--plugins", try PluginActionTests.pluginsWithActions(), "--isolate"])
+        try await host.waitFor("host.ready", timeout: 20)
+        try host.send(["command": "call", "plugin": "dev.test.actions", "action": "greet"])
+        let error = try await host.waitFor("command.error")
+        #expect((error["error"] as? String)?.contains("without --isolate") == true, "\(error)")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
 }

@@ -119,6 +119,22 @@ struct AutomationProtocolTests {
         #expect(WorkerMessage(line: message.line) == message)
     }
 
+    @Test func receiveAndReplyLinesGiveTheirPayloadAsWrittenWithoutParsing() throws {
+        let json = #"{"id":"7","component":"c","event":"e","data":{"s":"}\\n,\"message\":1"}}"#
+        for message in [
+            WorkerMessage.receive(instance: 42, messageJSON: json), .reply(instance: 42, messageJSON: json),
+        ] {
+            let (op, instance, payload) = try #require(WorkerMessage.payload(ofLine: message.line))
+            #expect(op == (message == .receive(instance: 42, messageJSON: json) ? .receive : .reply))
+            #expect(instance == 42 && payload == json)
+        }
+        // A raw newline (white space between tokens) would end the line: it is written as a space.
+        let spread = "{\"id\":\"1\",\n\"component\":\"c\",\"event\":\"e\"}"
+        #expect(!WorkerMessage.receive(instance: 1, messageJSON: spread).line.contains("\n"))
+        #expect(WorkerMessage.payload(ofLine: WorkerMessage.ping.line) == nil)
+        #expect(WorkerMessage.payload(ofLine: #"{"op":"reply","instance":x,"message":{}}"#) == nil)
+    }
+
     @Test func everyWorkerOperationIsCoveredByTheRoundTripTest() {
         #expect(WorkerMessage.Op.allCases.count == 16)
         #expect(WorkerMessage(line: #"{"op":"teleport"}"#) == nil)
