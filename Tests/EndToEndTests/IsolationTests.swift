@@ -198,4 +198,27 @@ struct IsolationTests {
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
+    /// A plugin disabled after crashing three times is announced again once a new build loads (`--watch`).
+    @Test func aDisabledPluginComesBackWithANewBuild() async throws {
+        let plugins = try FaultyPluginTests.plugins()
+        let host = try HostProcess(
+            page: FaultyPluginTests.page("crash", times: 3),
+            arguments: ["--plugins", plugins, "--isolate", "--watch"])
+        try await host.waitFor("plugin.disabled", timeout: 40)
+        try await host.waitFor("host.components") { ($0["components"] as? [String])?.contains("faulty") == false }
+        let mark = host.events.count
+        let source = try String(
+            contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/faulty-plugin.c"), encoding: .utf8)
+        let build = try TemporaryDirectory.make("build")
+        let file = (build as NSString).appendingPathComponent("libfaulty.so")
+        try CCompiler.sharedLibrary(source + "\nconst char *strada_test_build = \"2\";\n", at: file)
+        // Moved into place in one step, as a deploy should (docs/writing-plugins.md).
+        try #require(rename(file, (plugins as NSString).appendingPathComponent("libfaulty.so")) == 0)
+        try await host.waitFor("plugin.reloaded", after: mark, timeout: 20)
+        try await host.waitFor("host.components", after: mark) {
+            ($0["components"] as? [String])?.contains("faulty") == true
+        }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
 }
