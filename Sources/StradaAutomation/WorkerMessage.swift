@@ -16,6 +16,8 @@ public enum WorkerMessage: Sendable, Equatable {
     case lifecycle(instance: Int, event: Int)
     case activated(instance: Int, control: String)
     case controlEvent(instance: Int, control: String, eventJSON: String)
+    /// Calls the manifest action `action` (``call`` numbers the call; its ``callResult`` carries it back).
+    case call(call: Int, action: String, arguments: [JSON])
 
     // MARK: Worker → host
     case hello(id: String, version: String, abi: String, components: [String])
@@ -28,11 +30,13 @@ public enum WorkerMessage: Sendable, Equatable {
     case removeButton(instance: Int, id: String)
     case show(instance: Int, id: String, specJSON: String)
     case remove(instance: Int, id: String)
+    /// What a ``call(call:action:arguments:)`` returned, or why it failed.
+    case callResult(call: Int, result: JSON?, error: String?)
 
     /// Every operation name, as it appears on the wire.
     public enum Op: String, CaseIterable, Sendable {
-        case ping, create, destroy, receive, lifecycle, activated, controlEvent
-        case hello, error, pong, reply, replyToEvent, setButton, removeButton, show, remove
+        case ping, create, destroy, receive, lifecycle, activated, controlEvent, call
+        case hello, error, pong, reply, replyToEvent, setButton, removeButton, show, remove, callResult
     }
 
     /// Limits for reading a line: messages may be large, and nest as deep as the bridge allows.
@@ -83,6 +87,14 @@ public enum WorkerMessage: Sendable, Equatable {
         case .show(let instance, let id, let spec):
             return object(.show, instance, ["id": .string(id)], raw: ("spec", spec))
         case .remove(let instance, let id): return object(.remove, instance, ["id": .string(id)])
+        case .call(let call, let action, let arguments):
+            return object(
+                .call, nil, ["call": .number(Double(call)), "action": .string(action), "arguments": .array(arguments)])
+        case .callResult(let call, let result, let error):
+            var fields: JSONObject = ["call": .number(Double(call))]
+            if let result { fields["result"] = result }
+            if let error { fields["error"] = .string(error) }
+            return object(.callResult, nil, fields)
         }
     }
 
@@ -172,6 +184,14 @@ public enum WorkerMessage: Sendable, Equatable {
             guard let spec = value["spec"] else { return nil }
             self = .show(instance: instance, id: string("id") ?? "", specJSON: spec.serialized())
         case .remove: self = .remove(instance: instance, id: string("id") ?? "")
+        case .call:
+            guard case .number(let call)? = value["call"], let action = string("action"),
+                case .array(let arguments)? = value["arguments"]
+            else { return nil }
+            self = .call(call: Int(call), action: action, arguments: arguments)
+        case .callResult:
+            guard case .number(let call)? = value["call"] else { return nil }
+            self = .callResult(call: Int(call), result: value["result"], error: string("error"))
         }
     }
 }

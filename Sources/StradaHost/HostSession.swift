@@ -635,16 +635,24 @@ public final class HostSession {
     }
 
     private func call(_ pluginID: String, _ action: String, _ arguments: [JSON]) {
-        guard let plugin = registry.plugin(id: pluginID) else {
-            let error =
-                isolated.contains { $0.id == pluginID }
-                ? "plugin \(pluginID) runs in a worker process (--isolate), where its actions cannot be called; "
-                    + "run the host without --isolate to call them"
-                : "no loaded plugin with id \(pluginID)"
-            automation?.emit(.commandError(command: "call", error: error))
+        let details: JSONObject = ["plugin": .string(pluginID), "action": .string(action)]
+        if let worker = isolated.first(where: { $0.id == pluginID }) {
+            worker.call(action: action, arguments: arguments) { [weak self] result, error in
+                guard let result else {
+                    let error = error ?? "no result"
+                    self?.automation?.emit(.commandError(command: "call", error: error, details: details))
+                    return
+                }
+                var withResult = details
+                withResult["result"] = result
+                self?.automation?.emit(.commandOK(command: "call", details: withResult))
+            }
             return
         }
-        let details: JSONObject = ["plugin": .string(pluginID), "action": .string(action)]
+        guard let plugin = registry.plugin(id: pluginID) else {
+            automation?.emit(.commandError(command: "call", error: "no loaded plugin with id \(pluginID)"))
+            return
+        }
         do {
             let result = try plugin.call(action: action, arguments: arguments)
             var withResult = details

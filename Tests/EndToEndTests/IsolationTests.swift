@@ -186,18 +186,22 @@ struct IsolationTests {
         #expect(try await host.waitForExit() == 0)
     }
 
-    /// A plugin's actions run where it is loaded: under `--isolate`, `call` says so and what to do.
-    @Test func callingAnActionOfAnIsolatedPluginSaysWhyItCannot() async throws {
+    /// A plugin's actions are called in its worker, with the same results and errors as in process.
+    @Test func actionsOfAnIsolatedPluginAreCalledInItsWorker() async throws {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent-stay.html"),
             arguments: ["--plugins", try PluginActionTests.pluginsWithActions(), "--isolate"])
         try await host.waitFor("host.ready", timeout: 20)
         try host.send(["command": "call", "plugin": "dev.test.actions", "action": "greet"])
-        let error = try await host.waitFor("command.error")
-        #expect((error["error"] as? String)?.contains("without --isolate") == true, "\(error)")
+        let wrongArity = try await host.waitFor("command.error")
+        #expect(wrongArity["error"] as? String == "action greet takes 1 argument(s), got 0")
+        try host.sendLine(#"{"command":"call","plugin":"dev.test.actions","action":"add","args":[20,22]}"#)
+        let ok = try await host.waitFor("command.ok") { $0["command"] as? String == "call" }
+        #expect(ok["result"] as? Double == 42)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
+
     /// A plugin disabled after crashing three times is announced again once a new build loads (`--watch`).
     @Test func aDisabledPluginComesBackWithANewBuild() async throws {
         let plugins = try FaultyPluginTests.plugins()

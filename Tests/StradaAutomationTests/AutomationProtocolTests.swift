@@ -114,6 +114,8 @@ struct AutomationProtocolTests {
         .replyToEvent(instance: 1, event: "connect", dataJSON: #"{"x":1}"#),
         .setButton(instance: 1, button: ["id": "submit", "title": "Save"]), .removeButton(instance: 1, id: "submit"),
         .show(instance: 1, id: "menu", specJSON: #"{"kind":"toast","message":"hi"}"#), .remove(instance: 1, id: "menu"),
+        .call(call: 4, action: "add", arguments: [20, 22]), .callResult(call: 4, result: 42, error: nil),
+        .callResult(call: 5, result: nil, error: "action add takes 2 argument(s), got 0"),
     ])
     func everyWorkerMessageSurvivesItsOwnLine(message: WorkerMessage) {
         #expect(WorkerMessage(line: message.line) == message)
@@ -136,7 +138,7 @@ struct AutomationProtocolTests {
     }
 
     @Test func everyWorkerOperationIsCoveredByTheRoundTripTest() {
-        #expect(WorkerMessage.Op.allCases.count == 16)
+        #expect(WorkerMessage.Op.allCases.count == 18)
         #expect(WorkerMessage(line: #"{"op":"teleport"}"#) == nil)
     }
 }

@@ -54,6 +54,9 @@ public final class IsolatedPlugin {
     private var nextInstance = 1
     private var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
     private var overflowing = false
+    /// Action calls sent to the worker serving, by number, waiting for their result.
+    private var calls: [Int: @MainActor (JSON?, String?) -> Void] = [:]
+    private var nextCall = 1
     /// Lines from the worker serving, not handled yet (see ``drain()``).
     /// Each batch's last line carries its size, given back to its connection once handled (back-pressure).
     private var inbox: [(message: WorkerConnection.Incoming, batch: (WorkerConnection, Int)?)] = []
@@ -229,6 +232,7 @@ public final class IsolatedPlugin {
         case .restart:
             onEvent?(.restarted(path: path, id: id))
         case .reload(let file, let completion):
+            failCalls("a new build replaced it before it answered")
             self.connection?.stop()
             self.connection = connection
             loadPath = file
@@ -358,12 +362,14 @@ public final class IsolatedPlugin {
         case .removeButton(let instance, let id): _ = components[instance]?.removeButton(id: id)
         case .show(let instance, let id, let spec): _ = components[instance]?.showControl(id: id, specJSON: spec)
         case .remove(let instance, let id): _ = components[instance]?.removeControl(id: id)
+        case .callResult(let call, let result, let error): calls.removeValue(forKey: call)?(result, error)
         default: break  // host → worker operations never come back
         }
     }
 
     private func workerEnded(_ status: Int32) {
         connection = nil
+        failCalls("its worker ended before answering")
         let reason = Self.describe(status, loading: false)
         logger.error("plugin \(id) (\(path)) \(reason); the host keeps running")
         onEvent?(.crashed(path: path, id: id, reason: reason))
@@ -438,6 +444,30 @@ public final class IsolatedPlugin {
         return sent
     }
 
+    // MARK: Actions
+
+    /// Calls the manifest action `action` in the worker (as ``LoadedPlugin/call(action:arguments:)`` does in
+    /// process); `completion` gets the result, or why there is none. Nothing waits on the main thread.
+    public func call(
+        action: String, arguments: [JSON], completion: @escaping @MainActor (_ result: JSON?, _ error: String?) -> Void
+    ) {
+        let number = nextCall
+        nextCall += 1
+        guard connection != nil, pending?.connection !== connection,
+            send(.call(call: number, action: action, arguments: arguments))
+        else {
+            let state = disabled ? "disabled" : "restarting"
+            return completion(nil, "plugin \(id) is \(state); try again once it serves")
+        }
+        calls[number] = completion
+    }
+
+    private func failCalls(_ reason: String) {
+        let waiting = calls
+        calls = [:]
+        for (_, completion) in waiting.sorted(by: { $0.key < $1.key }) { completion(nil, "plugin \(id): \(reason)") }
+    }
+
     // MARK: Hot reload
 
     /// `--isolate --watch`: a new build of the plugin, at `file` (a staged copy of ``path``), replaces the
@@ -462,6 +492,7 @@ public final class IsolatedPlugin {
 
     /// Stops the worker (host exit, or the plugin file was removed).
     public func shutdown() {
+        failCalls("the host is stopping it")
         heartbeat?.cancel()
         heartbeat = nil
         connection?.stop()

@@ -11,7 +11,8 @@ import StradaAutomation
 /// forwarded to the host process. If the plugin crashes, hangs or runs out of memory, only this process dies.
 @MainActor
 public final class PluginWorker {
-    private let descriptor: PluginDescriptor
+    private let plugin: LoadedPlugin
+    private var descriptor: PluginDescriptor { plugin.descriptor }
     private var instances: [Int: (forwarder: WorkerInstance, handle: OpaquePointer, instance: OpaquePointer)] = [:]
     private var input = LineSplitter(limit: WorkerMessage.limits.maxBytes)
     private var source: (any DispatchSourceRead)?
@@ -36,7 +37,7 @@ public final class PluginWorker {
                 WorkerOutput.write(
                     .hello(
                         id: plugin.id, version: plugin.version, abi: plugin.abi, components: plugin.componentNames))
-                let worker = PluginWorker(descriptor: plugin.descriptor)
+                let worker = PluginWorker(plugin: plugin)
                 worker.start()
                 worker.watchHost()
                 keepAlive = worker
@@ -64,8 +65,8 @@ public final class PluginWorker {
         if getppid() != host { exit(0) }  // the host ended before the request was made
     }
 
-    init(descriptor: PluginDescriptor) {
-        self.descriptor = descriptor
+    init(plugin: LoadedPlugin) {
+        self.plugin = plugin
     }
 
     private func start() {
@@ -132,6 +133,13 @@ public final class PluginWorker {
         case .controlEvent(let id, let control, let event):
             guard let entry = instances[id] else { return }
             descriptor.controlEvent(entry.instance, control, event)
+        case .call(let call, let action, let arguments):
+            do {
+                let result = try plugin.call(action: action, arguments: arguments)
+                WorkerOutput.write(.callResult(call: call, result: result, error: nil))
+            } catch {
+                WorkerOutput.write(.callResult(call: call, result: nil, error: error.reason))
+            }
         case .destroy(let id):
             guard let entry = instances.removeValue(forKey: id) else { return }
             HostAPI.unregister(entry.handle)
