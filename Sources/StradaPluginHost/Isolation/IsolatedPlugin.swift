@@ -38,34 +38,34 @@ public final class IsolatedPlugin {
     /// (``reload(from:completion:)``) or a new host.
     public private(set) var disabled = false
 
-    private let logger: Logger
+    let logger: Logger
     private let memoryLimitMB: Int
     private let launcher: PluginProcessLauncher
     /// The worker serving (or, after a crash, starting: messages queue until it has loaded).
-    private var connection: WorkerConnection?
+    var connection: WorkerConnection?
     /// A worker that has not said hello yet, and what it was started for.
-    private var pending: (connection: WorkerConnection, purpose: Purpose)?
-    private var heartbeat: (any DispatchSourceTimer)?
-    private var lastPong = Date()
-    private var awaitingPong = false
+    var pending: (connection: WorkerConnection, purpose: Purpose)?
+    var heartbeat: (any DispatchSourceTimer)?
+    var lastPong = Date()
+    var awaitingPong = false
     private var crashes: [Date] = []
     /// The file the worker loads: a staged copy of `path` under `--watch`, else `path`.
     private var loadPath: String
     private var nextInstance = 1
-    private var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
+    var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
     private var overflowing = false
     /// Action calls sent to the worker serving, by number, waiting for their result.
-    private var calls: [Int: @MainActor (JSON?, String?) -> Void] = [:]
+    var calls: [Int: @MainActor (JSON?, String?) -> Void] = [:]
     private var nextCall = 1
     /// Lines from the worker serving, not handled yet (see ``drain()``).
     /// Each batch's last line carries its size, given back to its connection once handled (back-pressure).
-    private var inbox: [(message: WorkerConnection.Incoming, batch: (WorkerConnection, Int)?)] = []
-    private var inboxHead = 0
-    private var draining = false
+    var inbox: [(message: WorkerConnection.Incoming, batch: (WorkerConnection, Int)?)] = []
+    var inboxHead = 0
+    var draining = false
     /// Main-thread time spent on the inbox before other work gets a turn.
     static let drainBudget: UInt64 = 8_000_000
 
-    private enum Purpose {
+    enum Purpose {
         case start(@MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void)
         case restart
         case reload(file: String, @MainActor ([String]?, PluginLoadError?) -> Void)
@@ -271,100 +271,6 @@ public final class IsolatedPlugin {
             return "crashed (signal \(signal)\(killed))"
         }
         return loading ? "its worker process exited while loading it (status \(code))" : "exited with status \(code)"
-    }
-
-    private func startHeartbeat() {
-        guard heartbeat == nil else { return }
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.beat() } }
-        timer.resume()
-        heartbeat = timer
-    }
-
-    /// Once a second: a worker that made no progress (read or wrote nothing) and did not answer the last
-    /// heartbeat for ``silenceLimit`` seconds is killed. A large message being read or written is progress.
-    private func beat() {
-        guard let connection, pending?.connection !== connection else { return }
-        if awaitingPong {
-            let silent = min(Date().timeIntervalSince(lastPong), Double(connection.idleNanoseconds) / 1e9)
-            guard silent > Self.silenceLimit else { return }
-            logger.error("plugin \(id) (\(path)) stopped answering for 3 s: killing its worker")
-            connection.kill()
-            return
-        }
-        awaitingPong = true
-        lastPong = Date()
-        connection.send(WorkerMessage.ping.line)
-    }
-
-    /// Handles the worker's lines in order, for at most ``drainBudget`` at a time: a burst of 20,000 replies
-    /// does not keep the main thread from an automation command or a frame for longer than that. Replies for
-    /// one page are delivered to it together, as replies made while a page's batch is received are.
-    private func drain() {
-        guard !draining else { return }
-        let start = DispatchTime.now().uptimeNanoseconds
-        while inboxHead < inbox.count, DispatchTime.now().uptimeNanoseconds - start <= Self.drainBudget {
-            let bridge = bridge(for: inbox[inboxHead].message)
-            if let bridge {
-                bridge.collectingReplies { drainRun(for: bridge, since: start) }
-            } else {
-                drainRun(for: nil, since: start)
-            }
-        }
-        if inboxHead == inbox.count {
-            inbox = []
-            inboxHead = 0
-            return
-        }
-        draining = true
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                self.draining = false
-                self.drain()
-            }
-        }
-    }
-
-    /// Handles lines while they are replies for `bridge`'s page (or, for `nil`, not replies) and time is left.
-    private func drainRun(for bridge: Bridge?, since start: UInt64) {
-        repeat {
-            let (incoming, batch) = inbox[inboxHead]
-            inboxHead += 1
-            switch incoming {
-            case .message(let message): handle(message)
-            case .reply(let instance, let message): _ = components[instance]?.replyFromPlugin(message: message)
-            }
-            if let (connection, bytes) = batch { connection.handled(bytes: bytes) }
-            if inboxHead % 64 == 0, DispatchTime.now().uptimeNanoseconds - start > Self.drainBudget { return }
-        } while inboxHead < inbox.count && self.bridge(for: inbox[inboxHead].message) === bridge
-    }
-
-    /// The bridge of the page a reply goes to.
-    private func bridge(for incoming: WorkerConnection.Incoming) -> Bridge? {
-        switch incoming {
-        case .reply(let instance, _), .message(.replyToEvent(let instance, _, _)): components[instance]?.bridge
-        default: nil
-        }
-    }
-
-    private func handle(_ message: WorkerMessage) {
-        switch message {
-        case .pong:
-            lastPong = Date()
-            awaitingPong = false
-        case .reply(let instance, let json):
-            var bytes = json
-            _ = bytes.withUTF8 { components[instance]?.takeReply(UnsafeRawBufferPointer($0)) { json } }
-        case .replyToEvent(let instance, let event, let data):
-            _ = components[instance]?.replyFromPlugin(toEvent: event, dataJSON: data)
-        case .setButton(let instance, let button): _ = components[instance]?.setButton(HeaderButton(json: button))
-        case .removeButton(let instance, let id): _ = components[instance]?.removeButton(id: id)
-        case .show(let instance, let id, let spec): _ = components[instance]?.showControl(id: id, specJSON: spec)
-        case .remove(let instance, let id): _ = components[instance]?.removeControl(id: id)
-        case .callResult(let call, let result, let error): calls.removeValue(forKey: call)?(result, error)
-        default: break  // host → worker operations never come back
-        }
     }
 
     private func workerEnded(_ status: Int32) {
