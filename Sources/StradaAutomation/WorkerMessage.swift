@@ -16,7 +16,7 @@ public enum WorkerMessage: Sendable, Equatable {
     case lifecycle(instance: Int, event: Int)
     case activated(instance: Int, control: String)
     case controlEvent(instance: Int, control: String, eventJSON: String)
-    /// Calls the manifest action `action` (``call`` numbers the call; its ``callResult`` carries it back).
+    /// Calls the manifest action `action`; `call` numbers it, and its `callResult` carries the number back.
     case call(call: Int, action: String, arguments: [JSON])
 
     // MARK: Worker → host

@@ -135,7 +135,7 @@ public final class IsolatedPlugin {
 
     // MARK: Worker process
 
-    /// Starts a worker for `purpose`; it is ``pending`` until its hello.
+    /// Starts a worker for `purpose`; it is `pending` until its hello.
     private func spawn(_ purpose: Purpose, file: String? = nil) throws(PluginLoadError) {
         var environment = ProcessInfo.processInfo.environment
         // A crash is reported by the host at once, not after symbolication.
