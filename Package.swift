@@ -41,7 +41,6 @@ let package = Package(
         .library(name: "StradaCore", targets: ["StradaCore"]),
         .library(name: "StradaPluginSDK", targets: ["StradaPluginSDK"]),
         .library(name: "StradaTesting", targets: ["StradaTesting"]),
-        .library(name: "StradaHost", targets: ["StradaHost"]),
         // Runtime component plugins: each one its own shared library, loaded by the host with dlopen.
     ] + firstPartyPlugins.map { .library(name: "Strada\($0)Plugin", type: .dynamic, targets: ["Strada\($0)Plugin"]) }
         + [

@@ -1,4 +1,5 @@
 public import CStradaPlugin
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,7 +15,7 @@ extension strada_string {
         let bytes = UnsafeRawBufferPointer(start: data, count: Int(length))
         // Decoding (the standard library's fast path) repairs invalid UTF-8 with U+FFFD, so the text has the
         // same bytes exactly when they were valid. `String(validating:)` says the same at several times the
-        // cost (a generic, unspecialised walk: ~7,000 instructions for a 100-byte message).
+        // cost (a generic, unspecialised walk; the count is in docs/engine.md).
         let text = String(decoding: bytes.bindMemory(to: UInt8.self), as: UTF8.self)
         let same = text.utf8.withContiguousStorageIfAvailable { decoded in
             decoded.count == bytes.count && memcmp(decoded.baseAddress!, data, bytes.count) == 0

@@ -1,7 +1,7 @@
 import CStradaPlugin
-import StradaABI
 import Foundation
 import Logging
+import StradaABI
 import StradaCore
 
 /// The plugin side of the ABI: owns the `strada_plugin_v1` description and the component instances.
@@ -10,6 +10,8 @@ import StradaCore
 final class PluginRuntime {
     let host: UnsafePointer<strada_host_api_v1>
     let components: [BridgeComponent.Type]
+    // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
+    // Set once in init, after the descriptor's storage exists (it points into it).
     private(set) var descriptor: UnsafePointer<strada_plugin_v1>!
 
     init(plugin: StradaPlugin, host: UnsafePointer<strada_host_api_v1>) {
@@ -133,6 +135,8 @@ final class PluginRuntime {
 final class PluginInstance: BridgeDestination, BridgingDelegate, NativeControls {
     private let host: UnsafePointer<strada_host_api_v1>
     private let hostInstance: OpaquePointer
+    // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
+    // Made right after the instance (the component needs the instance as its delegate).
     private var component: BridgeComponent!
     private var buttonHandlers: [String: @MainActor () -> Void] = [:]
     private var eventHandlers: [String: @MainActor (ControlEvent) -> Void] = [:]

@@ -1,7 +1,7 @@
 import CStradaPlugin
-import StradaABI
 import Foundation
 import Logging
+import StradaABI
 public import StradaCore
 
 /// Turns `BridgeComponent` subclasses into a Strada plugin. Declare the export once:

@@ -14,10 +14,11 @@ extern void _dispatch_main_queue_callback_4CF(void *msg);
 /* Start-up with hardware acceleration on (STRADA_WEBKIT_HW_ACCEL=1; off, the UI process loads no GL driver,
    see Display.open): the engine's first web view initialises EGL on the main thread (WebKit's display for the
    web process's frames), and the GL driver it loads is the biggest single cost of the start (Mesa's driver and
-   LLVM: ~100 ms). This loads and initialises the same driver on a thread of its own, on the surfaceless
-   platform (no display connection, so it cannot race GTK's), while the main thread opens the display and
-   loads the plugins; WebKit then finds it loaded. The display is kept (its driver stays loaded). Where the
-   driver has no surfaceless platform, nothing happens. Once per process. */
+   LLVM; the figure is in docs/engine.md, "Figures behind comments"). This loads and initialises the same
+   driver on a thread of its own, on the surfaceless platform (no display connection, so it cannot race
+   GTK's), while the main thread opens the display and loads the plugins; WebKit then finds it loaded. The
+   display is kept (its driver stays loaded). Where the driver has no surfaceless platform, nothing happens.
+   Once per process. */
 #include <dlfcn.h>
 static gpointer strada_egl_warm_up_thread(gpointer unused) {
     (void)unused;

@@ -1,12 +1,13 @@
 import Dispatch
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The automation channel: ``AutomationEvent`` lines out, ``AutomationCommand`` lines in (see the README's
-/// "Automation channel"). Reads on the main queue, so it needs a loop that drains it (the host's GLib loop).
+/// The automation channel: ``AutomationEvent`` lines out, ``AutomationCommand`` lines in (see
+/// docs/automation.md). Reads on the main queue, so it needs a loop that drains it (the host's GLib loop).
 @MainActor
-public final class AutomationChannel {
+package final class AutomationChannel {
     private let write: @MainActor (AutomationEvent, String) -> Void
     /// The event names the filter lets through, worked out once: `wants` runs twice per bridge message.
     private let wanted: Set<AutomationEvent.Name>
@@ -15,13 +16,13 @@ public final class AutomationChannel {
 
     /// A channel writing each event line with `write`, for events whose name starts with one of
     /// `eventPrefixes` (`[""]`: all). Command results, `controls` and `host.*` events are always written.
-    public convenience init(eventPrefixes: [String] = [""], write: @escaping @MainActor (String) -> Void) {
+    package convenience init(eventPrefixes: [String] = [""], write: @escaping @MainActor (String) -> Void) {
         self.init(eventPrefixes: eventPrefixes, writeEvent: { _, line in write(line) })
     }
 
     /// The same, handing `writeEvent` the event with its line, for a writer that keeps some events (as
     /// ``AutomationSocket`` keeps the start-up events for clients still to come).
-    public init(
+    package init(
         eventPrefixes: [String] = [""], writeEvent: @escaping @MainActor (AutomationEvent, String) -> Void
     ) {
         self.wanted = Set(
@@ -34,7 +35,7 @@ public final class AutomationChannel {
 
     /// Reads commands from `fd`, one JSON object per line. A line that is not a command is answered with
     /// `command.error`; `onEnd` runs at end of input.
-    public func readCommands(
+    package func readCommands(
         fromFD fd: Int32, handler: @escaping @MainActor (AutomationCommand) -> Void,
         onEnd: @escaping @MainActor () -> Void = {}
     ) {
@@ -70,11 +71,11 @@ public final class AutomationChannel {
     }
 
     /// Writes `event` if the channel reports its name.
-    public func emit(_ event: AutomationEvent) {
+    package func emit(_ event: AutomationEvent) {
         guard wants(event.name) else { return }
         write(event, event.line)
     }
 
     /// Whether events named `name` are reported (ask before building an event on the message path).
-    public func wants(_ name: AutomationEvent.Name) -> Bool { wanted.contains(name) }
+    package func wants(_ name: AutomationEvent.Name) -> Bool { wanted.contains(name) }
 }

@@ -1,9 +1,9 @@
-public import StradaCore
+package import StradaCore
 
 /// A command read from the automation channel, one JSON object per line, e.g.
-/// `{"command":"activate","control":"form.submit"}`. Decoded in one place (``init(line:)``); the README's
-/// command table is checked against ``Name`` by a test.
-public enum AutomationCommand: Sendable, Equatable {
+/// `{"command":"activate","control":"form.submit"}`. Decoded in one place (``init(line:)``); the command
+/// examples in docs/automation.md are checked against ``Name`` by a test.
+package enum AutomationCommand: Sendable, Equatable {
     case activate(control: String)
     case choose(control: String, index: Int)
     case dismiss(control: String)
@@ -28,12 +28,12 @@ public enum AutomationCommand: Sendable, Equatable {
     case quit
 
     /// Every command name, as it appears on the wire.
-    public enum Name: String, CaseIterable, Sendable {
+    package enum Name: String, CaseIterable, Sendable {
         case activate, choose, dismiss, confirm, type, call, controls, navigate, visit, back, reload, retry, screenshot
         case quit, dismissModal = "dismiss-modal"
     }
 
-    public var name: Name {
+    package var name: Name {
         switch self {
         case .activate: .activate
         case .choose: .choose
@@ -54,7 +54,7 @@ public enum AutomationCommand: Sendable, Equatable {
     }
 
     /// Reads one command line; the error says what a well-formed command of that name looks like.
-    public init(line: String) throws(MalformedMessage) {
+    package init(line: String) throws(MalformedMessage) {
         guard let value = try? JSON(parsing: line), let text = value["command"]?.stringValue else {
             throw MalformedMessage(reason: "a command is a JSON object with a string \"command\"")
         }

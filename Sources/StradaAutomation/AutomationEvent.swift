@@ -1,8 +1,8 @@
-public import StradaCore
+package import StradaCore
 
 /// Everything the host reports on the automation channel: one case per event, encoded in one place
-/// (``json``). The README's event table is checked against ``Name`` by a test.
-public enum AutomationEvent: Sendable, Equatable {
+/// (``json``). The event table in docs/automation.md is checked against ``Name`` by a test.
+package enum AutomationEvent: Sendable, Equatable {
     // MARK: The host
     /// Plugins are loaded and the window is about to show the start page.
     case hostReady(userAgent: String, components: [String], plugins: [JSON])
@@ -106,7 +106,7 @@ public enum AutomationEvent: Sendable, Equatable {
     case benchmarkRoundtrip(result: JSON)
 
     /// Every event name, as it appears on the wire.
-    public enum Name: String, CaseIterable, Sendable {
+    package enum Name: String, CaseIterable, Sendable {
         case hostReady = "host.ready", hostComponents = "host.components", hostExit = "host.exit"
         case hostStartup = "host.startup"
         case commandOK = "command.ok", commandError = "command.error", controls
@@ -133,12 +133,12 @@ public enum AutomationEvent: Sendable, Equatable {
         case webDriverStarted = "webdriver.started"
 
         /// Events written whatever the channel's filter: the host's own, command results and `controls`.
-        public var isAlwaysReported: Bool {
+        package var isAlwaysReported: Bool {
             rawValue.hasPrefix("host.") || rawValue.hasPrefix("command.") || self == .controls
         }
     }
 
-    public var name: Name {
+    package var name: Name {
         switch self {
         case .hostReady: .hostReady
         case .hostComponents: .hostComponents
@@ -199,7 +199,7 @@ public enum AutomationEvent: Sendable, Equatable {
     }
 
     /// The event's fields (without `"event"`).
-    public var fields: JSONObject {
+    package var fields: JSONObject {
         switch self {
         case .hostReady(let userAgent, let components, let plugins):
             ["userAgent": .string(userAgent), "components": .strings(components), "plugins": .array(plugins)]
@@ -281,30 +281,30 @@ public enum AutomationEvent: Sendable, Equatable {
     }
 
     /// The event as one JSON object: `{"event": name, ...fields}`.
-    public var json: JSON {
+    package var json: JSON {
         var object = fields
         object["event"] = .string(name.rawValue)
         return .object(object)
     }
 
     /// The event as one line of the channel (sorted keys, no newline).
-    public var line: String { json.serialized(sortedKeys: true) }
+    package var line: String { json.serialized(sortedKeys: true) }
 }
 
 /// A screen as the screen events report it.
-public struct ScreenReport: Sendable, Equatable {
-    public var url: String
-    public var title: String
+package struct ScreenReport: Sendable, Equatable {
+    package var url: String
+    package var title: String
     /// How many screens the stack holds after the change.
-    public var depth: Int
+    package var depth: Int
     /// The visit action that caused the change ("advance", "replace", "restore", "back", "load", …).
-    public var action: String
+    package var action: String
     /// "main" or "modal".
-    public var stack: String
+    package var stack: String
     /// The native screen shown instead of a web page (the path configuration's `view_controller`), if any.
-    public var view: String?
+    package var view: String?
 
-    public init(
+    package init(
         url: String, title: String, depth: Int, action: String, stack: String = "main", view: String? = nil
     ) {
         self.url = url
@@ -339,7 +339,7 @@ extension JSONObject {
 
 extension AutomationEvent {
     /// The event for bridge traffic.
-    public init(_ traffic: BridgeTraffic) {
+    package init(_ traffic: BridgeTraffic) {
         switch traffic {
         case .ready: self = .bridgeReady
         case .received(let message): self = .bridgeReceived(message: Self.json(message))
@@ -352,7 +352,7 @@ extension AutomationEvent {
     }
 
     /// The event name bridge traffic maps to (checked before anything is encoded on the message path).
-    public static func name(of traffic: BridgeTraffic) -> Name {
+    package static func name(of traffic: BridgeTraffic) -> Name {
         switch traffic {
         case .ready: .bridgeReady
         case .received: .bridgeReceived

@@ -6,11 +6,11 @@ import StradaCore
 /// `webdriver.started` (each a state that the next one replaces). The order is the order they were written
 /// in. Every other event is part of the live stream only: the screens shown are state the socket asks the
 /// session for when a client connects (``AutomationSocket/currentState``), not history kept here.
-public struct AutomationReplay: Sendable {
+package struct AutomationReplay: Sendable {
     /// The events kept, in the order they were written.
-    public private(set) var events: [AutomationEvent] = []
+    package private(set) var events: [AutomationEvent] = []
 
-    public init() {}
+    package init() {}
 
     /// How an event is kept, if at all.
     enum Keeping {
@@ -31,7 +31,7 @@ public struct AutomationReplay: Sendable {
     }
 
     /// Keeps `event` if a late client needs it.
-    public mutating func record(_ event: AutomationEvent) {
+    package mutating func record(_ event: AutomationEvent) {
         switch Self.keeping(event.name) {
         case .every:
             events.append(event)
@@ -47,7 +47,7 @@ public struct AutomationReplay: Sendable {
 extension AutomationEvent {
     /// The event as a line of a client's greeting: as ``line``, with `"replayed": true` — it was written before
     /// the client connected, or it describes the state the client connected in (the screens shown).
-    public var replayedLine: String {
+    package var replayedLine: String {
         var object = fields
         object["event"] = .string(name.rawValue)
         object["replayed"] = .bool(true)

@@ -1,5 +1,6 @@
 import Dispatch
 import StradaCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,27 +14,27 @@ import Glibc
 /// is greeted and joins the stream in one turn of it. Each client's commands are carried out in the order they
 /// arrive; a line that is not a command is answered with `command.error` to that client only.
 @MainActor
-public final class AutomationSocket {
+package final class AutomationSocket {
     /// The socket's path.
-    public let path: String
+    package let path: String
     private let listener: Int32
     private var acceptSource: (any DispatchSourceRead)?
     private var clients: [Int32: Client] = [:]
     private var handler: (@MainActor (AutomationCommand) -> Void)?
     /// The start-up events each new client is greeted with first.
-    public private(set) var replay = AutomationReplay()
+    package private(set) var replay = AutomationReplay()
     /// The state now, as events, written to each new client after the start-up events (set by the session:
     /// the screens shown, as `screen.pushed` events).
-    public var currentState: (@MainActor () -> [AutomationEvent])?
+    package var currentState: (@MainActor () -> [AutomationEvent])?
 
     /// Why a socket could not be opened: one line saying what and what to do.
-    public struct OpenError: Error, CustomStringConvertible, Sendable {
-        public let description: String
+    package struct OpenError: Error, CustomStringConvertible, Sendable {
+        package let description: String
     }
 
     /// Listens at `path` (only the user may connect). An existing socket there (a host that died) is replaced;
     /// any other existing file is an error, never removed.
-    public init(path: String) throws(OpenError) {
+    package init(path: String) throws(OpenError) {
         self.path = path
         var info = stat()
         if lstat(path, &info) == 0 {
@@ -73,7 +74,7 @@ public final class AutomationSocket {
     }
 
     /// Starts accepting clients; `handler` carries out each command read.
-    public func start(handler: @escaping @MainActor (AutomationCommand) -> Void) {
+    package func start(handler: @escaping @MainActor (AutomationCommand) -> Void) {
         self.handler = handler
         let source = DispatchSource.makeReadSource(fileDescriptor: listener, queue: .main)
         source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.acceptClient() } }
@@ -83,16 +84,16 @@ public final class AutomationSocket {
 
     /// Writes `event` (as `line`, its ``AutomationEvent/line``) to every client, and keeps it for clients still
     /// to come if it is a start-up event.
-    public func send(_ event: AutomationEvent, line: String) {
+    package func send(_ event: AutomationEvent, line: String) {
         replay.record(event)
         for client in clients.values { client.write(line) }
     }
 
     /// How many clients are connected now.
-    public var clientCount: Int { clients.count }
+    package var clientCount: Int { clients.count }
 
     /// Stops listening, disconnects every client and removes the socket file.
-    public func close() {
+    package func close() {
         acceptSource?.cancel()
         acceptSource = nil
         for client in clients.values { client.close() }
@@ -199,7 +200,10 @@ public final class AutomationSocket {
             closed = true
             writeSource?.cancel()
             writeSource = nil
-            guard let readSource else { return _ = Glibc.close(fd) }
+            guard let readSource else {
+                _ = Glibc.close(fd)
+                return
+            }
             let fd = fd
             readSource.setCancelHandler { _ = Glibc.close(fd) }
             readSource.cancel()

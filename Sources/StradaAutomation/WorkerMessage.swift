@@ -1,12 +1,13 @@
+package import StradaCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
-public import StradaCore
 
 /// The JSON lines between the host and a plugin's worker process under `--isolate`: one case per
 /// operation, encoded (``line``) and decoded (``init(line:)``) here only. Message and data payloads
 /// travel as the JSON text the page wrote, spliced in without re-serialising.
-public enum WorkerMessage: Sendable, Equatable {
+package enum WorkerMessage: Sendable, Equatable {
     // MARK: Host → worker
     case ping
     case create(instance: Int, component: String)
@@ -34,16 +35,16 @@ public enum WorkerMessage: Sendable, Equatable {
     case callResult(call: Int, result: JSON?, error: String?)
 
     /// Every operation name, as it appears on the wire.
-    public enum Op: String, CaseIterable, Sendable {
+    package enum Op: String, CaseIterable, Sendable {
         case ping, create, destroy, receive, lifecycle, activated, controlEvent, call
         case hello, error, pong, reply, replyToEvent, setButton, removeButton, show, remove, callResult
     }
 
     /// Limits for reading a line: messages may be large, and nest as deep as the bridge allows.
-    public static let limits = JSONLimits(maxDepth: 1024, maxBytes: 64 << 20)
+    package static let limits = JSONLimits(maxDepth: 1024, maxBytes: 64 << 20)
 
     /// The line to write (no trailing newline).
-    public var line: String {
+    package var line: String {
         func object(_ op: Op, _ instance: Int?, _ fields: JSONObject = [:], raw: (String, String)? = nil) -> String {
             var members = fields
             members["op"] = .string(op.rawValue)
@@ -111,7 +112,7 @@ public enum WorkerMessage: Sendable, Equatable {
     /// hands the page's text to the plugin as it is, and the host parses a reply once, as a bridge message (the
     /// payload is then checked in full), so a 10 MiB message is not parsed and written again on the way.
     /// `nil` for any other line.
-    public static func payload(ofLine line: String) -> (op: Op, instance: Int, json: Substring)? {
+    package static func payload(ofLine line: String) -> (op: Op, instance: Int, json: Substring)? {
         let utf8 = Substring(line).utf8
         guard utf8.last == UInt8(ascii: "}") else { return nil }
         for op in [Op.receive, .reply] {
@@ -130,13 +131,13 @@ public enum WorkerMessage: Sendable, Equatable {
 
     /// A `receive` line as the host writes it, read without parsing its message (see ``payload(ofLine:)``):
     /// the host parsed the message before sending it. `nil` for any other line.
-    public static func receive(line: String) -> WorkerMessage? {
+    package static func receive(line: String) -> WorkerMessage? {
         guard let (op, instance, json) = payload(ofLine: line), op == .receive else { return nil }
         return .receive(instance: instance, messageJSON: String(json))
     }
 
     /// Reads one line; `nil` when it is not a well-formed worker message.
-    public init?(line: String) {
+    package init?(line: String) {
         guard let value = try? JSON(parsing: line, limits: Self.limits),
             let op = value["op"]?.stringValue.flatMap(Op.init(rawValue:))
         else { return nil }

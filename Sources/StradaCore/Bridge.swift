@@ -1,11 +1,12 @@
 import Dispatch
-public import Logging
+package import Logging
+
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// What crosses the bridge, reported to an observer (`--trace`, the automation channel, tests).
-public enum BridgeTraffic: Sendable {
+package enum BridgeTraffic: Sendable {
     /// The page's adapter said "ready".
     case ready
     /// A well-formed message arrived from the page.
@@ -26,17 +27,20 @@ public enum BridgeTraffic: Sendable {
 /// batch to `replyWith`) — the only script it runs.
 ///
 /// Performance: the state read and written per message is `@exclusivity(unchecked)` (here, in
-/// ``BridgeDelegate`` and ``BridgeComponent``). These classes live on the main actor and no access to those
+/// `BridgeDelegate` and ``BridgeComponent``). These classes live on the main actor and no access to those
 /// properties spans a call out of the class, so the law of exclusivity holds by construction; the runtime
-/// checks cost ~1,400 of ~12,800 instructions per message (callgrind, `scripts/bench`).
+/// checks were a measurable share of the per-message instructions (callgrind; figures in docs/engine.md).
 @MainActor
-public final class Bridge {
+package final class Bridge {
     /// The web view; `nil` once it is gone.
-    @exclusivity(unchecked) public private(set) weak var webView: (any BridgeWebView)?
+    @exclusivity(unchecked) package private(set) weak var webView: (any BridgeWebView)?
     /// The page that owns the web view now.
-    @exclusivity(unchecked) public weak var delegate: BridgeDelegate?
+    @exclusivity(unchecked) package weak var delegate: BridgeDelegate?
     /// Sees all traffic.
-    @exclusivity(unchecked) public var observer: (@MainActor (BridgeTraffic) -> Void)?
+    @exclusivity(unchecked) package var observer: (@MainActor (BridgeTraffic) -> Void)?
+    /// Called when the page's adapter says "ready" (a document with its scripts freshly run), before the
+    /// ``observer`` and the ``delegate`` hear of it: the host's navigator renews stale components here.
+    package var onReady: (@MainActor () -> Void)?
     /// The logger passed in, else `Strada.config.logger` as it is when a line is written (set it any time).
     private var logger: Logger { explicitLogger ?? Strada.config.logger }
     private let explicitLogger: Logger?
@@ -44,7 +48,7 @@ public final class Bridge {
     @exclusivity(unchecked) private var rate: TokenBucket
     private var rejectionLog = LogThrottle(linesPerSecond: 10, linesPerKindPerSecond: 3)
 
-    public init(webView: any BridgeWebView, logger: Logger? = nil, limits: BridgeLimits = BridgeLimits()) {
+    package init(webView: any BridgeWebView, logger: Logger? = nil, limits: BridgeLimits = BridgeLimits()) {
         self.webView = webView
         explicitLogger = logger
         self.limits = limits
@@ -57,7 +61,7 @@ public final class Bridge {
     /// messages the page sent in one task, handled in order. Never throws, never traps; input beyond the
     /// ``BridgeLimits`` (size, depth, rate) is rejected with a log line. Replies produced while it runs go to
     /// the page in one call when it returns.
-    public func receive(json text: String) {
+    package func receive(json text: String) {
         collectingReplies {
             guard text.utf8.first == UInt8(ascii: "[") else { return receiveOne(text) }
             // Not a well-formed batch: the parser says what is wrong with it.
@@ -71,6 +75,7 @@ public final class Bridge {
             return reject(text, "more than \(limits.maxMessagesPerSecond) messages per second")
         }
         if text.utf8.count == 7, text == #""ready""# {
+            onReady?()
             observer?(.ready)
             delegate?.bridgeDidInitialize()
             return
@@ -94,7 +99,7 @@ public final class Bridge {
 
     /// A payload the engine side refused to convert because it is larger than the limit (`bytes` long, or
     /// at least that): rejected as if it had arrived, without ever holding it whole. `head` is its start.
-    public func rejectOversized(bytes: Int, head: String) {
+    package func rejectOversized(bytes: Int, head: String) {
         guard rate.take() else {
             return reject(head, "more than \(limits.maxMessagesPerSecond) messages per second")
         }
@@ -129,7 +134,7 @@ public final class Bridge {
 
     /// Evaluates `window.nativeBridge.register([...])`. `completion` gets `nil`, the page's evaluation
     /// error, or ``BridgeError/webViewGone``.
-    public func register(components names: [String], completion: (@MainActor ((any Error)?) -> Void)? = nil) {
+    package func register(components names: [String], completion: (@MainActor ((any Error)?) -> Void)? = nil) {
         let list = JSON.array(names.map(JSON.string)).serialized()
         observer?(.registered(names))
         flushReplies()
@@ -137,7 +142,7 @@ public final class Bridge {
     }
 
     /// Evaluates `window.nativeBridge.unregister("name")`; `completion` as for ``register(components:completion:)``.
-    public func unregister(component name: String, completion: (@MainActor ((any Error)?) -> Void)? = nil) {
+    package func unregister(component name: String, completion: (@MainActor ((any Error)?) -> Void)? = nil) {
         observer?(.unregistered(name))
         flushReplies()
         evaluate("window.nativeBridge.unregister(\(JSON.string(name).serialized()))") { completion?($0) }
@@ -145,7 +150,7 @@ public final class Bridge {
 
     /// Hands `message` to the page's `replyWith`. `false` when it cannot be sent (logged).
     @discardableResult
-    public func reply(with message: Message) -> Bool {
+    package func reply(with message: Message) -> Bool {
         guard let wire = replyWire(for: message) else { return false }
         observer?(.sent(message))
         enqueueReply(wire, completion: nil)
@@ -155,7 +160,7 @@ public final class Bridge {
     /// Like ``reply(with:)``; `completion` gets `.success(true)` once the page evaluated it without error,
     /// `.success(false)` if it was dropped before the web view (logged), `.failure` if evaluation failed (for a
     /// reply delivered with others, the first error any of them raised).
-    public func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void) {
+    package func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void) {
         guard let wire = replyWire(for: message) else { return completion(.success(false)) }
         observer?(.sent(message))
         enqueueReply(wire) { error in completion(error.map { .failure($0) } ?? .success(true)) }
@@ -163,7 +168,7 @@ public final class Bridge {
 
     /// Runs `body`, holding back the replies it produces, then delivers them to the page in one call (in the
     /// order they were made). Nests; the outermost call delivers. ``receive(json:)`` runs in one.
-    public func collectingReplies<R>(_ body: () throws -> R) rethrows -> R {
+    package func collectingReplies<R>(_ body: () throws -> R) rethrows -> R {
         collecting += 1
         defer {
             collecting -= 1

@@ -30,7 +30,7 @@ package enum LifecycleEvent: Int, Sendable, CaseIterable {
     case viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear
 }
 
-/// What a ``BridgeDelegate`` routes to for one component name: the narrow seam between routing and a
+/// What a `BridgeDelegate` routes to for one component name: the narrow seam between routing and a
 /// component. ``BridgeComponent`` adopts it; a plugin host's proxies implement it directly and forward the
 /// message's wire text to the plugin unchanged.
 @MainActor

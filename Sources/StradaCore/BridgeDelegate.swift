@@ -1,14 +1,14 @@
-public import Logging
+package import Logging
 
 /// The per-page router: one per destination (page load). Owns that page's component instances, creates
 /// them lazily (one per name), and drops messages that do not belong to it.
 @MainActor
-public final class BridgeDelegate: BridgingDelegate {
-    public let location: String
+package final class BridgeDelegate: BridgingDelegate {
+    package let location: String
     /// The page this delegate routes for. Weak: the page owns its delegate, not the other way round.
-    @exclusivity(unchecked) public private(set) weak var destination: (any BridgeDestination)?
+    @exclusivity(unchecked) package private(set) weak var destination: (any BridgeDestination)?
     /// The bridge of the web view this page currently owns; `nil` when it has none.
-    @exclusivity(unchecked) public private(set) weak var bridge: Bridge?
+    @exclusivity(unchecked) package private(set) weak var bridge: Bridge?
 
     private let registrations: [ComponentRegistration]
     @exclusivity(unchecked) private var components: [String: any ComponentEndpoint] = [:]
@@ -25,7 +25,7 @@ public final class BridgeDelegate: BridgingDelegate {
     package var onComponentInitialized: (@MainActor (any ComponentEndpoint) -> Void)?
 
     /// A delegate for `componentTypes`, as upstream.
-    public convenience init(
+    package convenience init(
         location: String, destination: any BridgeDestination, componentTypes: [BridgeComponent.Type],
         logger: Logger? = nil
     ) {
@@ -45,18 +45,18 @@ public final class BridgeDelegate: BridgingDelegate {
     }
 
     /// The registered component names, in registration order, without duplicates.
-    public var componentNames: [String] {
+    package var componentNames: [String] {
         ComponentRegistration.uniqueNames(registrations)
     }
 
     /// The existing component of type `C`, if it was created and the page is active.
-    public func component<C: BridgeComponent>() -> C? {
+    package func component<C: BridgeComponent>() -> C? {
         guard isActive else { return nil }
         return components.values.lazy.compactMap { $0 as? C }.first
     }
 
     /// The existing component for `name`, if it was created and the page is active.
-    public func component(named name: String) -> BridgeComponent? {
+    package func component(named name: String) -> BridgeComponent? {
         guard isActive else { return nil }
         return components[name] as? BridgeComponent
     }
@@ -64,14 +64,14 @@ public final class BridgeDelegate: BridgingDelegate {
     // MARK: Web view ownership
 
     /// This page now owns the web view behind `bridge`: it becomes active and the bridge routes to it.
-    public func webViewDidBecomeActive(_ bridge: Bridge) {
+    package func webViewDidBecomeActive(_ bridge: Bridge) {
         self.bridge = bridge
         bridge.delegate = self
         isActive = true
     }
 
     /// This page lost its web view: inactive, and replies from its components are dropped.
-    public func webViewDidBecomeDeactivated() {
+    package func webViewDidBecomeDeactivated() {
         if bridge?.delegate === self { bridge?.delegate = nil }
         bridge = nil
         isActive = false
@@ -118,11 +118,11 @@ public final class BridgeDelegate: BridgingDelegate {
 
     // MARK: Lifecycle
 
-    public func onViewDidLoad() { isActive = true; forEach { $0.lifecycle(.viewDidLoad) } }
-    public func onViewWillAppear() { isActive = true; forEach { $0.lifecycle(.viewWillAppear) } }
-    public func onViewDidAppear() { isActive = true; forEach { $0.lifecycle(.viewDidAppear) } }
-    public func onViewWillDisappear() { forEach { $0.lifecycle(.viewWillDisappear) } }
-    public func onViewDidDisappear() { forEach { $0.lifecycle(.viewDidDisappear) }; isActive = false }
+    package func onViewDidLoad() { isActive = true; forEach { $0.lifecycle(.viewDidLoad) } }
+    package func onViewWillAppear() { isActive = true; forEach { $0.lifecycle(.viewWillAppear) } }
+    package func onViewDidAppear() { isActive = true; forEach { $0.lifecycle(.viewDidAppear) } }
+    package func onViewWillDisappear() { forEach { $0.lifecycle(.viewWillDisappear) } }
+    package func onViewDidDisappear() { forEach { $0.lifecycle(.viewDidDisappear) }; isActive = false }
 
     private func forEach(_ body: (any ComponentEndpoint) -> Void) {
         guard isActive else { return }
@@ -132,13 +132,13 @@ public final class BridgeDelegate: BridgingDelegate {
     // MARK: From the bridge
 
     /// The page's adapter said "ready": announce this page's component names. Creates no component.
-    public func bridgeDidInitialize() {
+    package func bridgeDidInitialize() {
         bridge?.register(components: componentNames)
     }
 
     /// Routes `message` by the rules in docs/protocol.md ("Routing"). `true` when a component handled it.
     @discardableResult
-    public func bridgeDidReceiveMessage(_ message: Message) -> Bool {
+    package func bridgeDidReceiveMessage(_ message: Message) -> Bool {
         route(message, liveURL: bridge?.webView?.currentURL)
     }
 
@@ -204,12 +204,12 @@ public final class BridgeDelegate: BridgingDelegate {
         return nil
     }
 
-    public func reply(with message: Message) -> Bool {
+    package func reply(with message: Message) -> Bool {
         guard let bridge = liveBridge(for: message) else { return false }
         return bridge.reply(with: message)
     }
 
-    public func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void) {
+    package func reply(with message: Message, completion: @escaping @MainActor (Result<Bool, any Error>) -> Void) {
         guard let bridge = liveBridge(for: message) else { return completion(.success(false)) }
         bridge.reply(with: message, completion: completion)
     }

@@ -1,6 +1,6 @@
 /// The one seam between the bridge and a web engine. The WebKitGTK engine implements it; unit tests use a fake.
 @MainActor
-public protocol BridgeWebView: AnyObject {
+package protocol BridgeWebView: AnyObject {
     /// The URL the web view shows now (after redirects), if any.
     var currentURL: String? { get }
     /// Evaluates `javaScript` in the page. `completion` runs on the main thread with `nil` on success.
@@ -13,12 +13,12 @@ public protocol BridgeWebView: AnyObject {
 }
 
 extension BridgeWebView {
-    public func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void) {
+    package func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void) {
         evaluate(javaScript: Self.replyScript(replies), completion: completion)
     }
 
     /// `window.nativeBridge.replyWithJSON("[…]")`: the call ``deliverReplies(_:completion:)`` makes, as script.
-    public static func replyScript(_ replies: [String]) -> String {
+    package static func replyScript(_ replies: [String]) -> String {
         // Written in one pass into one buffer (joining, quoting and concatenating made three more copies).
         var out: [UInt8] = []
         out.reserveCapacity(replies.reduce(40 + replies.count) { $0 + $1.utf8.count + $1.utf8.count / 8 })

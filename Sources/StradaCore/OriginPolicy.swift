@@ -1,24 +1,24 @@
 /// Which pages get the bridge: pages whose origin (scheme, host, port) is allowed. The host allows the
 /// origin it was started with unless told otherwise (`--allow-origin`). Pages from other origins get no
 /// adapter script and no routing at all — including after the user navigates there.
-public struct OriginPolicy: Sendable, Equatable {
+package struct OriginPolicy: Sendable, Equatable {
     /// Allowed origins, normalised: "https://app.example", "http://127.0.0.1:8080", "file://".
-    public let origins: Set<String>
+    package let origins: Set<String>
 
     /// `allowed`: origins or URLs ("https://app.example/path" allows "https://app.example").
-    public init(allowed: [String]) {
+    package init(allowed: [String]) {
         origins = Set(allowed.compactMap(Self.origin(of:)))
     }
 
     /// Whether a page at `url` gets the bridge.
-    public func allows(_ url: String) -> Bool {
+    package func allows(_ url: String) -> Bool {
         guard let origin = Self.origin(of: url) else { return false }
         return origins.contains(origin)
     }
 
     /// WebKit user-script URL patterns for the allowed origins (WebKit patterns carry no port: the host
     /// also checks the exact origin, port included, before routing anything).
-    public var userScriptPatterns: [String] {
+    package var userScriptPatterns: [String] {
         origins.sorted().map { origin in
             if origin == "file://" { return "file:///*" }
             var hostPart = origin
@@ -34,7 +34,7 @@ public struct OriginPolicy: Sendable, Equatable {
 
     /// "scheme://host[:port]" in lower case (default ports dropped), "file://" for files; `nil` when `url`
     /// has no scheme and host.
-    public static func origin(of url: String) -> String? {
+    package static func origin(of url: String) -> String? {
         guard let schemeEnd = url.range(of: "://") else { return nil }
         let scheme = url[..<schemeEnd.lowerBound].lowercased()
         guard !scheme.isEmpty else { return nil }

@@ -3,88 +3,6 @@ package import Logging
 package import StradaCore
 package import StradaNavigation
 
-/// What happens to the page, reported to the host (the navigator, the automation channel, tests).
-package enum PageEvent: Sendable {
-    /// A new document was committed (a full load, a reload, or a back/forward load). `bridged` is false for
-    /// a page whose origin is not allowed (it has no bridge at all).
-    case committed(url: String, bridged: Bool)
-    /// The document finished loading.
-    case finished(url: String, title: String)
-    /// The document's title changed.
-    case titleChanged(String)
-    /// The URL shown changed within the document (pushState, a history traversal, a fragment).
-    case locationChanged(String)
-    /// A message from the page's Turbo adapter (`SDK/web/turbo-adapter.js`): an object with a `"turbo"` key.
-    case turbo(JSON)
-    /// The user asked to go back: the header bar's Back button, Alt+Left or the mouse's back button.
-    case backRequested
-    /// The page called `window.close()`.
-    case closeRequestedByPage
-    /// The user closed the window.
-    case windowClosed
-    /// The web content process died.
-    case webProcessTerminated(reason: String)
-    /// A load failed before its document was committed (no connection, DNS, TLS); nothing was shown.
-    case loadFailed(VisitError)
-    /// The document just committed is an HTTP error (4xx, 5xx) of an allowed origin.
-    case httpError(VisitError)
-    /// The user pressed the error screen's Retry.
-    case retryRequested
-    /// The user asked to refresh the screen: Ctrl+R or F5.
-    case refreshRequested
-    /// A modal's Cancel button, Escape, or its close button: the modal should be dismissed.
-    case dismissRequested
-    /// The page asks for a permission (notifications, geolocation, camera, microphone, …): answer it once.
-    case permissionRequested(PermissionRequest)
-    /// The page showed a web notification (it had the permission).
-    case notification(title: String, body: String)
-}
-
-/// A permission the page asks for; ``answer(_:)`` exactly once (a request never answered is denied when the
-/// page goes).
-@MainActor
-package final class PermissionRequest {
-    /// "notifications", "geolocation", "camera", "microphone", "camera-and-microphone", "screen" or "other".
-    package let kind: String
-    /// The origin of the page asking.
-    package let origin: String
-    private var request: UnsafeMutableRawPointer?
-
-    init(kind: String, origin: String, request: UnsafeMutableRawPointer) {
-        self.kind = kind
-        self.origin = origin
-        self.request = request
-    }
-
-    package func answer(_ allow: Bool) {
-        guard let request else { return }
-        self.request = nil
-        strada_permission_answer(request, allow ? 1 : 0)
-    }
-
-    isolated deinit { answer(false) }
-}
-
-/// One entry of the web view's history (a full load or a pushState), compared by identity.
-@MainActor
-package final class HistoryItem: Equatable, HistoryEntry {
-    nonisolated(unsafe) fileprivate let item: OpaquePointer  // an immutable address, compared only
-
-    fileprivate init(_ item: OpaquePointer) {
-        self.item = item
-        g_object_ref(UnsafeMutableRawPointer(item))
-    }
-
-    deinit { g_object_unref(UnsafeMutableRawPointer(item)) }
-
-    /// The entry's URL.
-    package var url: String { webkit_back_forward_list_item_get_uri(item).map { String(cString: $0) } ?? "" }
-
-    nonisolated package static func == (lhs: HistoryItem, rhs: HistoryItem) -> Bool { lhs.item == rhs.item }
-
-    package func isSameEntry(as other: any HistoryEntry) -> Bool { (other as? HistoryItem)?.item == item }
-}
-
 /// The host window: a `GtkWindow` with an `AdwHeaderBar` (a Back button at its start, the shown screen's
 /// controls) and one WebKit web view with its bridge. What is a screen, and which screen is shown, is the
 /// navigator's business (StradaHost); the window reports what the page does and carries out what the
@@ -106,23 +24,17 @@ package final class BrowserWindow: NavigationWindow {
     package private(set) var committedURL: String?
 
     let window: UnsafeMutablePointer<GtkWidget>
-    private let webView: WebView
+    let webView: WebView
     private let backButton: UnsafeMutablePointer<GtkWidget>
     private var componentNames: [String]
-    private let logger: Logger
+    let logger: Logger
+    /// Sees the start-up phases this window passes (see `init`).
+    private let onStartupPhase: (@MainActor (String) -> Void)?
     private let userAgentPrefix: String?
     private let originPolicy: OriginPolicy
 
     /// Sees each WebDriver session that starts (`webDriver` windows), with the session's id.
     package var onWebDriverSession: (@MainActor (String) -> Void)?
-
-    /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
-    /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
-    /// Where every web view keeps website data; set before the first window is created (later: no effect).
-    package static var websiteData: WebsiteData {
-        get { WebView.websiteData }
-        set { WebView.websiteData = newValue }
-    }
 
     /// The window this modal is presented over (`nil` for the main window).
     package private(set) weak var parent: BrowserWindow?
@@ -134,16 +46,20 @@ package final class BrowserWindow: NavigationWindow {
 
     /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
     /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
-    /// With `parent`, the window is a modal over it (transient, modal, `size` or 80 % of the parent's, a
+    /// `session`: the network session its web view shares with the host's other windows (website data,
+    /// downloads). With `parent`, the window is a modal over it (transient, modal, `size` or 80 % of the parent's, a
     /// Cancel button that asks to dismiss it, as do Escape and its close button). `webDriver`: the web view is
     /// controlled by automation and handed to the WebDriver session WebKitWebDriver asks for (the driver
-    /// matches its `browserName` capability against "strada-host").
+    /// matches its `browserName` capability against "strada-host"). `onStartupPhase` sees the start-up phases
+    /// the window passes: "webView" (its web view created), "window" (built), "mapped", "firstFrame" (its
+    /// first frame painted after it was mapped; not for a modal) and "load" (each load started).
     package init(
-        title: String, componentNames: [String], originPolicy: OriginPolicy, userAgentPrefix: String? = nil,
-        webDriver: Bool = false, logger: Logger, modalOver parent: BrowserWindow? = nil,
-        size: (width: Int, height: Int)? = nil
+        title: String, componentNames: [String], originPolicy: OriginPolicy, session: NetworkSession,
+        userAgentPrefix: String? = nil, webDriver: Bool = false, logger: Logger, modalOver parent: BrowserWindow? = nil,
+        size: (width: Int, height: Int)? = nil, onStartupPhase: (@MainActor (String) -> Void)? = nil
     ) {
         self.parent = parent
+        self.onStartupPhase = onStartupPhase
         self.originPolicy = originPolicy
         self.componentNames = componentNames
         self.logger = logger
@@ -164,9 +80,10 @@ package final class BrowserWindow: NavigationWindow {
         }
 
         webView = WebView(
+            session: session,
             userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames),
             controlledByAutomation: webDriver)
-        Self.onStartupPhase?("webView")
+        onStartupPhase?("webView")
         bridge = Bridge(webView: webView, logger: logger)
         content = ScreenContent(webView: webView.widget)
         controls = WindowControls(window: window, webView: content.widget, title: title)
@@ -266,29 +183,25 @@ package final class BrowserWindow: NavigationWindow {
             return false
         }
         if parent == nil { reportFirstFrame() }
-        Self.onStartupPhase?("window")
+        onStartupPhase?("window")
     }
 
     /// The application name a WebDriver session sees (its `browserName`).
     package static let automationName = "strada-host"
-
-    /// Sees the start-up phases the windows pass ("webView": a web view created, "load": its first load
-    /// started, "window": a window built, "mapped": a window mapped, "firstFrame": its first frame painted).
-    package static var onStartupPhase: (@MainActor (String) -> Void)?
 
     /// Reports "mapped" when the window is mapped and "firstFrame" when its frame clock has painted the
     /// first frame after that (each once).
     private func reportFirstFrame() {
         let widget = UnsafeMutableRawPointer(window)
         let mapHandler = HandlerID()
-        mapHandler.value = onSignal(widget, "map") { [weak self] in
+        mapHandler.value = onSignal(widget, "map") { [weak self, onStartupPhase] in
             g_signal_handler_disconnect(widget, mapHandler.value)
-            Self.onStartupPhase?("mapped")
+            onStartupPhase?("mapped")
             guard let self, let clock = gtk_widget_get_frame_clock(self.window) else { return }
             let paintHandler = HandlerID()
             paintHandler.value = onSignal(UnsafeMutableRawPointer(clock), "after-paint") {
                 g_signal_handler_disconnect(UnsafeMutableRawPointer(clock), paintHandler.value)
-                Self.onStartupPhase?("firstFrame")
+                onStartupPhase?("firstFrame")
             }
         }
     }
@@ -314,41 +227,6 @@ package final class BrowserWindow: NavigationWindow {
     /// Shows or hides the header bar's Back button (the navigator shows it when there is a screen to go back to).
     package func setBackButtonVisible(_ visible: Bool) {
         gtk_widget_set_visible(backButton, visible ? 1 : 0)
-    }
-
-    // MARK: History
-
-    /// The history entry shown now.
-    package var currentHistoryEntry: (any HistoryEntry)? {
-        let list = webkit_web_view_get_back_forward_list(webView.view)
-        return webkit_back_forward_list_get_current_item(list).map(HistoryItem.init)
-    }
-
-    /// Whether `entry` is still in the web view's history (a replace drops the entry it replaced).
-    package func historyContains(_ entry: any HistoryEntry) -> Bool {
-        guard let item = entry as? HistoryItem else { return false }
-        let list = webkit_web_view_get_back_forward_list(webView.view)
-        if webkit_back_forward_list_get_current_item(list) == item.item { return true }
-        for entries in [webkit_back_forward_list_get_back_list(list), webkit_back_forward_list_get_forward_list(list)] {
-            var found = false
-            var cursor = entries
-            while let node = cursor {
-                if OpaquePointer(node.pointee.data) == item.item { found = true }
-                cursor = node.pointee.next
-            }
-            g_list_free(entries)
-            if found { return true }
-        }
-        return false
-    }
-
-    /// Goes to `entry` in the web view's history (Back to a given screen), or one step back when `nil`.
-    package func goBack(to entry: (any HistoryEntry)?) {
-        if let item = entry as? HistoryItem {
-            webkit_web_view_go_to_back_forward_list_item(webView.view, item.item)
-        } else {
-            webkit_web_view_go_back(webView.view)
-        }
     }
 
     /// Opens `url` in the user's browser (reported, not launched, under automation).
@@ -431,7 +309,7 @@ package final class BrowserWindow: NavigationWindow {
     package func load(url: String) {
         requestedURL = url
         webView.load(url: url)
-        Self.onStartupPhase?("load")
+        onStartupPhase?("load")
     }
     package func reload() { webView.reload() }
 
@@ -454,12 +332,6 @@ package final class BrowserWindow: NavigationWindow {
 
     /// Releases the native screen shown under `key` (its screen is gone).
     package func removeNativeScreen(key: String) { content.removeNative(name: key) }
-
-    /// Sees each download that ended (any window's): the file, and why it failed (`nil`: it finished).
-    package static var onDownload: (@MainActor (_ path: String, _ error: String?) -> Void)? {
-        get { WebView.onDownload }
-        set { WebView.onDownload = newValue }
-    }
 
     /// Asks the user a yes/no question in this window (an `AdwMessageDialog`, a `dialog` control `id` for
     /// automation: `confirm` answers yes, `dismiss` no).
@@ -489,38 +361,6 @@ package final class BrowserWindow: NavigationWindow {
     /// Opens `url` with the system's handler for its scheme (`mailto:`, `tel:`, …); reported, not launched,
     /// under automation.
     package func openWithSystem(_ url: String) { controls.openWithSystem(url) }
-
-    private func installRouting() {
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        strada_connect_route_decisions(
-            webView.view,
-            { kind, uri, redirect, data in
-                guard let data, let uri else { return STRADA_ROUTE_DEFAULT }
-                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
-                let url = String(cString: uri)
-                let request: RouteRequest =
-                    switch kind {
-                    case STRADA_ROUTE_NEW_WINDOW: .newWindow(url: url)
-                    case STRADA_ROUTE_RESPONSE: .response(url: url)
-                    default: .navigation(url: url, redirect: redirect != 0)
-                    }
-                let handled = MainActor.assumeIsolated { window.decideRoute?(request) ?? false }
-                return handled ? STRADA_ROUTE_IGNORE : STRADA_ROUTE_DEFAULT
-            }, context)
-        strada_connect_load_failed(
-            webView.view,
-            { uri, message, data in
-                guard let data else { return 0 }
-                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
-                let url = uri.map { String(cString: $0) } ?? ""
-                let detail = message.map { String(cString: $0) } ?? "the load failed"
-                MainActor.assumeIsolated {
-                    window.logger.warning("loading \(url) failed: \(detail)")
-                    window.onPageEvent?(.loadFailed(VisitError(url: url, statusCode: 0, detail: detail)))
-                }
-                return 1  // the host shows its error screen; WebKit shows none
-            }, context)
-    }
 
     private func loadChanged(_ event: WebKitLoadEvent) {
         switch event {

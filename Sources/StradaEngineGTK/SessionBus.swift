@@ -91,7 +91,8 @@ package enum SessionBus {
 
     /// Whether there is a session bus to register on: a usable address, or, with none, the user's bus socket
     /// (`$XDG_RUNTIME_DIR/bus`). Without either, registering would make GLib try to launch a bus
-    /// (`dbus-launch`, 60–70 ms of failed attempts on a machine without one) before going on alone.
+    /// (`dbus-launch`: failed attempts that delay the start on a machine without one; docs/engine.md) before
+    /// going on alone.
     package static var reachable: Bool {
         switch classify(address, exists: socketExists) {
         case .usable: return true

@@ -2,15 +2,6 @@ import CWebKitGTK
 import Foundation
 import StradaCore
 
-/// Where web views keep website data: thrown away at exit, or kept in an app's folders.
-package enum WebsiteData: Sendable, Equatable {
-    case ephemeral
-    /// `data`: cookies, local storage, IndexedDB, service workers; `cache`: the HTTP cache.
-    case persistent(data: String, cache: String)
-    /// A WebDriver session's: the default web context's automation session (ephemeral, one per driver session).
-    case automation
-}
-
 /// An error WebKit reported while evaluating script.
 package struct ScriptError: Error, CustomStringConvertible, Sendable {
     package let description: String
@@ -38,58 +29,20 @@ final class WebView: BridgeWebView, AnchorView {
     /// Payloads longer than this are not converted (the bridge's own limit; the relay holds the same number).
     var maxPayloadBytes = JSONLimits.messages.maxBytes
 
-    /// The network session every web view shares (a modal's too: one cookie jar, one login; never freed: it
-    /// lives as long as the process), made by the first web view from ``websiteData``.
-    nonisolated(unsafe) private static var session: OpaquePointer?
-    /// Where the session keeps cookies, local storage, IndexedDB, service workers and the HTTP cache; read
-    /// when the first web view is created.
-    nonisolated(unsafe) static var websiteData: WebsiteData = .ephemeral
-
-    private static var networkSession: OpaquePointer {
-        if let session { return session }
-        let made: OpaquePointer
-        switch websiteData {
-        case .ephemeral:
-            made = webkit_network_session_new_ephemeral()
-        case .automation:
-            made = strada_automation_network_session()
-        case .persistent(let data, let cache):
-            made = webkit_network_session_new(data, cache)
-            // Cookies in an SQLite file in the data folder, so a login survives a restart.
-            let cookies = (data as NSString).appendingPathComponent("cookies.sqlite")
-            webkit_cookie_manager_set_persistent_storage(
-                webkit_network_session_get_cookie_manager(made), cookies, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
-        }
-        session = made
-        let folder = strada_downloads_folder()!
-        defer { g_free(folder) }
-        strada_connect_downloads(
-            made, folder,
-            { path, error, _ in
-                let file = path.map { String(cString: $0) } ?? ""
-                let failure = error.map { String(cString: $0) }
-                MainActor.assumeIsolated { WebView.onDownload?(file, failure) }
-            }, nil)
-        return made
-    }
-
-    /// Sees each download that ended: the file in the Downloads folder, and why it failed (`nil`: it finished).
-    static var onDownload: (@MainActor (_ path: String, _ error: String?) -> Void)?
-
     /// The name of the benchmark-only echo channel (see ``installEchoChannel()``).
     static let echoChannel = "stradaEcho"
     private let contentManager: OpaquePointer
 
-    /// `controlledByAutomation`: a web view a WebDriver session can drive (WebKit's automation, see
-    /// ``BrowserWindow/init(title:componentNames:originPolicy:userAgentPrefix:webDriver:logger:)``).
-    init(userAgentSuffix: String, controlledByAutomation: Bool = false) {
+    /// A web view of `session` (its website data and downloads). `controlledByAutomation`: a web view a
+    /// WebDriver session can drive (WebKit's automation, see ``BrowserWindow``'s `init`).
+    init(session: NetworkSession, userAgentSuffix: String, controlledByAutomation: Bool = false) {
         let contentManager = webkit_user_content_manager_new()!
         self.contentManager = contentManager
         if controlledByAutomation {
             // WebDriver: the web context allows automation; the driver controls this view.
-            widget = strada_web_view_new_for_automation(contentManager, Self.networkSession)
+            widget = strada_web_view_new_for_automation(contentManager, session.webKitSession)
         } else {
-            widget = strada_web_view_new(contentManager, Self.networkSession)
+            widget = strada_web_view_new(contentManager, session.webKitSession)
         }
         view = strada_webkit_web_view(widget)
 
@@ -257,9 +210,9 @@ final class WebView: BridgeWebView, AnchorView {
 extension WebView {
     /// One call of `window.nativeBridge.replyWithJSON(replies)` in the page's world with the JSON array of
     /// `replies` (wire texts). Up to ``scriptRepliesBytes`` the call is script text with the array as a string
-    /// literal: WebKit's function call costs more to set up (measured on WebKitGTK 2.50: ~19 µs for the script
-    /// against ~37–62 µs for the call at 120 bytes, 87 against 127 µs at 1 KiB, but 236 against 165 µs at
-    /// 10 KiB and 8.6 against 1.6 ms at 1 MiB, where escaping and compiling the literal dominate). Above it the
+    /// literal: WebKit's function call costs more to set up, the script more per byte (escaping and compiling
+    /// the literal), so small batches go as script and large ones as a call (the measurements behind the
+    /// threshold are in docs/engine.md). Above it the
     /// array is the string argument `replies` of a function call: nothing to escape or compile, each text
     /// copied once, into the GLib buffer that the argument then owns.
     func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void) {
@@ -323,7 +276,7 @@ extension WebView {
 func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> R) -> R {
     guard !strings.isEmpty else { return body(nil) }
     let copies = strings.map { UnsafePointer(strdup($0)) }
-    defer { copies.forEach { free(UnsafeMutablePointer(mutating: $0)) } }
+    defer { for copy in copies { free(UnsafeMutablePointer(mutating: copy)) } }
     let array = copies + [nil]
     return array.withUnsafeBufferPointer { body($0.baseAddress) }
 }

@@ -1,5 +1,5 @@
 import Foundation
-public import StradaCore
+package import StradaCore
 
 /// An app built on the host, described in one JSON file a team hand-edits and ships: its id, name, start
 /// page, origins, plugins, path configuration, user agent, window and icon. `strada-host run --app FILE`
@@ -7,33 +7,33 @@ public import StradaCore
 ///
 /// JSON, not TOML: the same team already hand-edits the path configuration in JSON for iOS and Android, and
 /// the host reads it with the JSON reader it already has. Relative paths are relative to the file.
-public struct AppDefinition: Sendable, Equatable {
+package struct AppDefinition: Sendable, Equatable {
     /// Reverse-DNS id: the website-data folders, the desktop entry and icon names, the window's app id.
-    public var id: String
-    public var name: String
-    public var startURL: String
-    public var allowedOrigins: [String] = []
-    public var pluginDirectories: [String] = []
+    package var id: String
+    package var name: String
+    package var startURL: String
+    package var allowedOrigins: [String] = []
+    package var pluginDirectories: [String] = []
     /// Whether the installed host's first-party plugins (its system plugins folder) are searched after the
     /// app's `plugins`: `"system_plugins": false` for an app that wants only its own.
-    public var systemPlugins = true
-    public var pathConfiguration: [String] = []
-    public var userAgentPrefix: String?
-    public var windowSize: (width: Int, height: Int)?
+    package var systemPlugins = true
+    package var pathConfiguration: [String] = []
+    package var userAgentPrefix: String?
+    package var windowSize: (width: Int, height: Int)?
     /// An SVG or PNG file, installed into the icon theme under the app's id.
-    public var icon: String?
-    public var colorScheme: ColorScheme?
+    package var icon: String?
+    package var colorScheme: ColorScheme?
     /// The file it was read from (absolute).
-    public var path: String
+    package var path: String
 
     /// Every key a definition may have, in the order the starter writes them.
-    public static let keys = [
+    package static let keys = [
         "id", "name", "start_url", "allowed_origins", "plugins", "system_plugins", "path_configuration",
         "user_agent_prefix", "window", "icon", "color_scheme",
     ]
 
     /// Reads and checks the definition at `path`. The error is one line naming the file and the key.
-    public init(contentsOf path: String) throws(AppDefinitionError) {
+    package init(contentsOf path: String) throws(AppDefinitionError) {
         let absolute = (path as NSString).standardizingPath
         let file = absolute.hasPrefix("/") ? absolute : FileManager.default.currentDirectoryPath + "/" + absolute
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
@@ -43,7 +43,7 @@ public struct AppDefinition: Sendable, Equatable {
     }
 
     /// Reads and checks a definition's text; `path` names the file in errors and anchors relative paths.
-    public init(json text: String, path: String) throws(AppDefinitionError) {
+    package init(json text: String, path: String) throws(AppDefinitionError) {
         func fail(_ reason: String) -> AppDefinitionError { AppDefinitionError(file: path, reason) }
         let document: JSON
         do {
@@ -153,7 +153,7 @@ public struct AppDefinition: Sendable, Equatable {
 
     /// A reverse-DNS application id as GLib accepts it: at least two dot-separated elements of ASCII
     /// letters, digits, `_` and `-`, none starting with a digit, at most 255 bytes.
-    public static func isValidID(_ id: String) -> Bool {
+    package static func isValidID(_ id: String) -> Bool {
         let elements = id.split(separator: ".", omittingEmptySubsequences: false)
         guard id.utf8.count <= 255, elements.count >= 2 else { return false }
         return elements.allSatisfy { element in
@@ -163,7 +163,7 @@ public struct AppDefinition: Sendable, Equatable {
     }
 
     /// A starter definition for `id`, to edit.
-    public static func starter(id: String) -> String {
+    package static func starter(id: String) -> String {
         let name = id.split(separator: ".").last.map(String.init) ?? id
         return """
             {
@@ -183,7 +183,7 @@ public struct AppDefinition: Sendable, Equatable {
     }
 
     // The tuple keeps Equatable from being synthesised.
-    public static func == (lhs: AppDefinition, rhs: AppDefinition) -> Bool {
+    package static func == (lhs: AppDefinition, rhs: AppDefinition) -> Bool {
         lhs.id == rhs.id && lhs.name == rhs.name && lhs.startURL == rhs.startURL
             && lhs.allowedOrigins == rhs.allowedOrigins && lhs.pluginDirectories == rhs.pluginDirectories
             && lhs.systemPlugins == rhs.systemPlugins && lhs.pathConfiguration == rhs.pathConfiguration
@@ -194,7 +194,7 @@ public struct AppDefinition: Sendable, Equatable {
 }
 
 /// A definition that cannot be used: one line, `<file>: <what is wrong and what to write>`.
-public struct AppDefinitionError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct AppDefinitionError: Error, CustomStringConvertible, Sendable {
+    package let description: String
     init(file: String, _ reason: String) { description = "\(file): \(reason)" }
 }

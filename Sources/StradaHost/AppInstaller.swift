@@ -5,30 +5,30 @@ import StradaPluginHost
 /// `$XDG_DATA_HOME/applications/<id>.desktop` that runs `strada-host run --app <definition>`, and its icon in
 /// the hicolor theme (`$XDG_DATA_HOME/icons/hicolor/{scalable,256x256}/apps/<id>.{svg,png}`) — and takes them
 /// out again.
-public struct AppInstaller: Sendable {
+package struct AppInstaller: Sendable {
     /// `$XDG_DATA_HOME` (default `~/.local/share`).
-    public let dataHome: String
+    package let dataHome: String
     /// The `strada-host` the entry runs (absolute).
-    public let executable: String
+    package let executable: String
 
-    public init(executable: String, dataHome: String? = nil) {
+    package init(executable: String, dataHome: String? = nil) {
         self.executable = executable
         self.dataHome = dataHome ?? BaseDirectory.data.path()
     }
 
     /// Where the app's desktop entry goes.
-    public func desktopEntryPath(id: String) -> String {
+    package func desktopEntryPath(id: String) -> String {
         "\(dataHome)/applications/\(id).desktop"
     }
 
     /// Where the app's icon goes (by its file type).
-    public func iconPath(id: String, icon: String) -> String {
+    package func iconPath(id: String, icon: String) -> String {
         icon.hasSuffix(".svg")
             ? "\(dataHome)/icons/hicolor/scalable/apps/\(id).svg" : "\(dataHome)/icons/hicolor/256x256/apps/\(id).png"
     }
 
     /// The desktop entry's text for `app`.
-    public func desktopEntry(for app: AppDefinition) -> String {
+    package func desktopEntry(for app: AppDefinition) -> String {
         var lines = [
             "[Desktop Entry]",
             "Type=Application",
@@ -47,7 +47,7 @@ public struct AppInstaller: Sendable {
 
     /// Writes the entry and the icon; returns the files written.
     @discardableResult
-    public func install(_ app: AppDefinition) throws -> [String] {
+    package func install(_ app: AppDefinition) throws -> [String] {
         let fileManager = FileManager.default
         let entry = desktopEntryPath(id: app.id)
         try fileManager.createDirectory(
@@ -67,7 +67,7 @@ public struct AppInstaller: Sendable {
 
     /// Removes the app's entry and icons; returns the files removed (none when it was not installed).
     @discardableResult
-    public func uninstall(id: String) throws -> [String] {
+    package func uninstall(id: String) throws -> [String] {
         let candidates = [
             desktopEntryPath(id: id), "\(dataHome)/icons/hicolor/scalable/apps/\(id).svg",
             "\(dataHome)/icons/hicolor/256x256/apps/\(id).png",

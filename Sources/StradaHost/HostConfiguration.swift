@@ -1,65 +1,65 @@
 import Foundation
+package import StradaCore
 import StradaPluginHost
-public import StradaCore
 
 /// What `strada-host run` was asked to do: the start page, who gets the bridge, where plugins come from,
 /// and how the host reports. Built by the executable from its arguments.
-public struct HostConfiguration: Sendable {
+package struct HostConfiguration: Sendable {
     /// The start page (an http(s) or file URL).
-    public var startURL: String
+    package var startURL: String
     /// Which pages get the bridge (adapter scripts and routing).
-    public var originPolicy: OriginPolicy
+    package var originPolicy: OriginPolicy
     /// Folders holding plugin shared libraries.
-    public var pluginDirectories: [String]
+    package var pluginDirectories: [String]
     /// Event-name prefixes the automation channel reports (`[""]`: all), or `nil` for no channel.
-    public var automationEvents: [String]?
+    package var automationEvents: [String]?
     /// The automation channel on a Unix socket at this path too (or only: without `automationEvents`).
-    public var automationSocket: String?
+    package var automationSocket: String?
     /// WebDriver: the web view is controlled by automation and handed to the session WebKitWebDriver asks for.
-    public var webDriver = false
+    package var webDriver = false
     /// Benchmarks only: the bare engine echo channel.
-    public var benchmarkEchoChannel = false
+    package var benchmarkEchoChannel = false
     /// Hot reload: watch the plugin folders and swap in rebuilt plugins.
-    public var watch = false
+    package var watch = false
     /// Run each plugin in its own worker process.
-    public var isolate = false
+    package var isolate = false
     /// Report every bridge message as a trace line.
-    public var trace = false
+    package var trace = false
     /// Text placed before our product token in the user agent.
-    public var userAgentPrefix: String?
+    package var userAgentPrefix: String?
     /// The window title shown when no page or component set one.
-    public var title = "Strada"
+    package var title = "Strada"
     /// The app's id (reverse-DNS): names its website-data folders.
-    public var appID = HostConfiguration.defaultAppID
+    package var appID = HostConfiguration.defaultAppID
     /// Keep no website data: cookies, storage and cache are thrown away at exit (kiosks, tests).
-    public var ephemeral = false
+    package var ephemeral = false
     /// The main window's size at start-up (default 960 × 640).
-    public var windowSize: (width: Int, height: Int)?
+    package var windowSize: (width: Int, height: Int)?
     /// The app's colour scheme (default: the system's).
-    public var colorScheme: ColorScheme?
+    package var colorScheme: ColorScheme?
     /// The URL the command line named: a later launch of a running app hands it to the running instance
     /// (`nil`: the later launch only raises the running instance's window).
-    public var requestedURL: String?
+    package var requestedURL: String?
     /// Where the window's size and maximised state are kept between runs unless ``ephemeral``:
     /// `$XDG_STATE_HOME/<id>/window.json` (by default under `~/.local/state`).
-    public var windowStateFile: String {
+    package var windowStateFile: String {
         BaseDirectory.state.appending("\(appID)/window.json")
     }
     /// The id of an app that has none of its own.
-    public static let defaultAppID = "dev.strada.Host"
+    package static let defaultAppID = "dev.strada.Host"
 
     /// Where the app's website data lives unless ``ephemeral``: `$XDG_DATA_HOME/<id>/` (cookies, local
     /// storage, IndexedDB, service workers) and `$XDG_CACHE_HOME/<id>/` (the HTTP cache).
-    public var websiteDataDirectories: (data: String, cache: String) {
+    package var websiteDataDirectories: (data: String, cache: String) {
         (BaseDirectory.data.appending(appID), BaseDirectory.cache.appending(appID))
     }
 
     /// Where the path configuration comes from, in order (the last one that loaded wins).
-    public var pathConfigurationSources: [PathConfigurationSource] = []
+    package var pathConfigurationSources: [PathConfigurationSource] = []
     /// Where a server's path configuration is cached (default `$XDG_CACHE_HOME/strada/path-configuration`).
-    public var pathConfigurationCache: String?
+    package var pathConfigurationCache: String?
 
-    public init(startURL: String, originPolicy: OriginPolicy, pluginDirectories: [String]) {
+    package init(startURL: String, originPolicy: OriginPolicy, pluginDirectories: [String]) {
         self.startURL = startURL
         self.originPolicy = originPolicy
         self.pluginDirectories = pluginDirectories
@@ -67,28 +67,28 @@ public struct HostConfiguration: Sendable {
 }
 
 /// Where the session's text output goes: the executable decides how to print it.
-public struct HostOutput {
+package struct HostOutput {
     /// One automation event line (stdout under `--automation`).
-    public var automation: @MainActor (String) -> Void
+    package var automation: @MainActor (String) -> Void
     /// One trace line (stderr under `--trace`).
-    public var trace: @MainActor (String) -> Void
+    package var trace: @MainActor (String) -> Void
 
-    public init(automation: @escaping @MainActor (String) -> Void, trace: @escaping @MainActor (String) -> Void) {
+    package init(automation: @escaping @MainActor (String) -> Void, trace: @escaping @MainActor (String) -> Void) {
         self.automation = automation
         self.trace = trace
     }
 }
 
 /// Why a session could not start.
-public struct HostError: Error, CustomStringConvertible, Sendable {
-    public let description: String
+package struct HostError: Error, CustomStringConvertible, Sendable {
+    package let description: String
 
     /// There is no display to open a window on.
-    public static let noDisplay = HostError(
+    package static let noDisplay = HostError(
         description: "cannot open a display; run under `xvfb-run -a` when there is none")
 
     /// The display the environment names (`DISPLAY` or `WAYLAND_DISPLAY`) could not be opened, twice.
-    public static func displayUnreachable(_ name: String) -> HostError {
+    package static func displayUnreachable(_ name: String) -> HostError {
         HostError(
             description: "cannot open display \(name): its server is not running or refused the connection; "
                 + "check DISPLAY and XAUTHORITY, or unset DISPLAY and run under `xvfb-run -a`")

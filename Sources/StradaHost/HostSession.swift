@@ -1,25 +1,25 @@
 import Foundation
-public import Logging
+package import Logging
 import StradaAutomation
-public import StradaCore
+import StradaCore
 import StradaEngineGTK
 import StradaNavigation
-public import StradaPluginHost
+package import StradaPluginHost
 
-/// One run of the host: loads the plugins (in process, staged for hot reload, or in worker processes),
-/// opens the window, reports on the automation channel and carries out its commands, and applies the
-/// web-process crash policy. `strada-host run` builds one from its arguments and runs it.
+/// One run of the host, composed of services: the plugins (in process, staged for hot reload, or in worker
+/// processes), the ``WindowStack`` (the main window, its modal, their navigators), the
+/// ``DesktopIntegration`` (display, session bus, website data, permissions, notifications, downloads, window
+/// state), the ``AutomationService`` (events out, commands in) and the path configuration. Its `init` builds
+/// and connects them; ``run()`` shows the window and runs the loop. `strada-host run` builds one from its
+/// arguments and runs it.
 @MainActor
-public final class HostSession {
+package final class HostSession {
     private let configuration: HostConfiguration
     private let loop = MainLoop()
-    private let window: BrowserWindow
-    private let navigator: Navigator
+    private let desktop: DesktopIntegration
+    private let automationService: AutomationService
+    private let windows: WindowStack
     private let pathConfiguration: PathConfigurationStore
-    private let permissions: PermissionStore
-    private let automation: AutomationChannel?
-    private let automationSocket: AutomationSocket?
-    private let output: HostOutput
     private let logger: Logger
     private let registry: PluginRegistry
     private let launcher: PluginProcessLauncher
@@ -27,42 +27,27 @@ public final class HostSession {
     /// `--isolate --watch`: the content hash each isolated plugin file was last loaded from, and its generation.
     private var isolatedBuilds: [String: (sha256: String, generation: Int)] = [:]
     private var watcher: DirectoryWatcher?
-    private var recentCrashes: [Date] = []
 
-    /// Opens the display and builds the session. Throws ``HostError/noDisplay`` when there is no display, and
-    /// ``HostError/displayUnreachable(_:)`` when the one the environment names cannot be opened.
-    public init(
+    /// Where events go (`nil`: the session has no automation channel).
+    private var automation: AutomationChannel? { automationService.channel }
+    /// The main window.
+    private var window: BrowserWindow { windows.main }
+    /// The main window's navigator.
+    private var navigator: Navigator { windows.navigator }
+
+    /// Opens the display and builds the session. Throws ``HostError/noDisplay`` when there is no display,
+    /// ``HostError/displayUnreachable(_:)`` when the one the environment names cannot be opened, and when the
+    /// automation socket cannot be opened.
+    package init(
         configuration: HostConfiguration, launcher: PluginProcessLauncher, output: HostOutput, logger: Logger
     ) throws(HostError) {
-        try Self.openDisplay(logger: logger)
+        try DesktopIntegration.openDisplay(logger: logger)
         StartupTimeline.mark("display")
         self.configuration = configuration
         self.launcher = launcher
-        self.output = output
         self.logger = logger
-        var socket: AutomationSocket?
-        if let path = configuration.automationSocket {
-            do { socket = try AutomationSocket(path: path) } catch { throw HostError(description: error.description) }
-        }
-        automationSocket = socket
-        // One channel, written to stdout (--automation) and to the socket's clients (--automation-socket).
-        let toStdout = configuration.automationEvents != nil
-        let channel: AutomationChannel? =
-            toStdout || socket != nil
-            ? AutomationChannel(
-                eventPrefixes: configuration.automationEvents ?? [""],
-                writeEvent: { event, line in
-                    if toStdout { output.automation(line) }
-                    socket?.send(event, line: line)
-                }) : nil
-        automation = channel
-        BrowserWindow.onStartupPhase = { phase in
-            StartupTimeline.mark(phase)
-            if phase == "firstFrame", let report = StartupTimeline.report {
-                channel?.emit(
-                    .hostStartup(phases: report.phases, mainClock: report.mainClock, beforeMain: report.beforeMain))
-            }
-        }
+        automationService = try AutomationService(configuration: configuration, output: output, logger: logger)
+        let channel = automationService.channel
 
         registry = PluginRegistry(
             directories: configuration.pluginDirectories, staging: configuration.watch, launcher: launcher,
@@ -83,34 +68,8 @@ public final class HostSession {
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
         }
         let names = ComponentRegistration.uniqueNames(registrations)
-        if configuration.webDriver {
-            // The driver's automation session holds the website data (the web view it drives and any modal).
-            BrowserWindow.websiteData = .automation
-        } else if configuration.ephemeral {
-            BrowserWindow.websiteData = .ephemeral
-        } else {
-            let folders = configuration.websiteDataDirectories
-            BrowserWindow.websiteData = .persistent(data: folders.data, cache: folders.cache)
-            logger.debug("website data in \(folders.data) and \(folders.cache)")
-        }
-        permissions = PermissionStore(
-            file: configuration.ephemeral ? nil : configuration.websiteDataDirectories.data + "/permissions.json",
-            logger: logger)
-        BrowserWindow.setIdentity(id: configuration.appID, name: configuration.title)
-        let restored = configuration.ephemeral ? nil : WindowState.load(from: configuration.windowStateFile)
-        window = BrowserWindow(
-            title: configuration.title, componentNames: names, originPolicy: configuration.originPolicy,
-            userAgentPrefix: configuration.userAgentPrefix, webDriver: configuration.webDriver, logger: logger,
-            size: restored.map { ($0.width, $0.height) } ?? configuration.windowSize)
-        if restored?.maximized == true { window.maximize() }
-        if let scheme = configuration.colorScheme { window.applyColorScheme(scheme) }
-        window.onWebDriverSession = { id in
-            logger.info("WebDriver session \(id) started: the driver drives the page")
-            channel?.emit(.webDriverStarted(session: id))
-        }
-        navigator = Navigator(
-            window: window, registrations: registrations, originPolicy: configuration.originPolicy, logger: logger)
-        navigator.report = { event in channel?.emit(event) }
+
+        desktop = DesktopIntegration(configuration: configuration, automation: channel, logger: logger)
         pathConfiguration = PathConfigurationStore(
             sources: configuration.pathConfigurationSources,
             cacheDirectory: configuration.pathConfigurationCache ?? PathConfigurationStore.defaultCacheDirectory,
@@ -121,12 +80,15 @@ public final class HostSession {
             case .failure(let error): channel?.emit(.pathConfigurationError(source: source, error: error.reason))
             }
         }
-        navigator.pathProperties = { [pathConfiguration] url in pathConfiguration.current.properties(for: url) }
-        let handles = window.gtkHandles
+        windows = WindowStack(
+            configuration: configuration, registrations: registrations, desktop: desktop,
+            pathConfiguration: pathConfiguration, automation: channel, output: output, logger: logger,
+            onStartupPhase: { phase in StartupTimeline.passed(phase, reportingTo: channel) })
+        let handles = windows.main.gtkHandles
         PluginHostExtensions.offerGTKHandles(
             window: handles.window, headerBar: handles.headerBar, webView: handles.webView)
         if configuration.benchmarkEchoChannel {
-            window.installEchoBenchmark { result in channel?.emit(.benchmarkRoundtrip(result: result)) }
+            windows.main.installEchoBenchmark { result in channel?.emit(.benchmarkRoundtrip(result: result)) }
         }
 
         let plugins: [JSON] =
@@ -142,37 +104,17 @@ public final class HostSession {
                     "components": .array(plugin.componentNames.map(JSON.string)), "isolated": true,
                 ]
             }
-        let where_ = configuration.isolate ? " in worker processes" : ""
-        logger.info("loaded \(plugins.count) plugin(s)\(where_): components [\(names.joined(separator: " "))]")
+        let placement = configuration.isolate ? " in worker processes" : ""
+        logger.info("loaded \(plugins.count) plugin(s)\(placement): components [\(names.joined(separator: " "))]")
         StartupTimeline.mark("ready")
-        channel?.emit(.hostReady(userAgent: window.userAgent, components: names, plugins: plugins))
+        channel?.emit(.hostReady(userAgent: windows.main.userAgent, components: names, plugins: plugins))
 
-        wire(window, to: navigator)
-        window.onPageEvent = { [weak self, navigator] event in
-            if let automation = AutomationEvent(event) { channel?.emit(automation) }
-            guard !navigator.handle(event) else { return }
-            switch event {
-            case .permissionRequested(let request): if let self { self.decide(request, in: self.window) }
-            case .notification(let title, let body): self?.show(notification: title, body: body)
-            case .closeRequestedByPage: self?.quit(0, "the page called window.close()")
-            case .windowClosed: self?.quit(0, "the window was closed")
-            case .webProcessTerminated: self?.webProcessDied()
-            default: break
-            }
+        windows.onQuit = { [weak self] code, reason in self?.quit(code, reason) }
+        desktop.networkSession.onDownload = { [desktop, windows] path, error in
+            desktop.downloadEnded(path, error: error, in: windows.activeWindow)
         }
-        navigator.makeModal = { [weak self] url, properties in self?.presentModal(url, properties: properties) }
-        BrowserWindow.onDownload = { [weak self] path, error in self?.downloadEnded(path, error: error) }
-        if toStdout { channel?.readCommands(fromFD: 0, handler: { [weak self] command in self?.perform(command) }) }
-        if let socket {
-            // A client connecting late is greeted with the screens shown now (after the start-up events).
-            let reportsScreens = channel?.wants(.screenPushed) == true
-            socket.currentState = { [weak navigator] in
-                guard reportsScreens, let navigator else { return [] }
-                return navigator.screens.map(AutomationEvent.screenPushed)
-            }
-            socket.start { [weak self] command in self?.perform(command) }
-            logger.info("automation socket: \(socket.path)")
-        }
+        automationService.start(
+            target: self, greeting: { [windows] in windows.navigator.screens.map(AutomationEvent.screenPushed) })
         for plugin in isolated { observe(plugin) }
         if configuration.watch {
             let directories = configuration.pluginDirectories
@@ -198,36 +140,38 @@ public final class HostSession {
     }
 
     /// Shows the window, loads the start page and runs until the host quits; returns the exit code.
-    public func run() -> Int32 {
-        if let application = Self.application {
-            window.join(application)
-            application.onVisit = { [weak self] url in self?.visitFromLaterLaunch(url) }
-            application.onActivate = { [weak self] in self?.window.present() }
-        }
+    package func run() -> Int32 {
+        desktop.join(
+            windows.main, visit: { [weak self] url in self?.windows.visitFromLaterLaunch(url) },
+            activate: { [weak self] in self?.windows.main.present() })
         // Files and cached server copies apply before the first visit is routed; servers answer later.
         pathConfiguration.load()
-        navigator.nativeScreen = { [registry, pathConfiguration, logger] url in
-            guard let name = pathConfiguration.current.properties(for: url).viewController else { return nil }
-            guard let plugin = registry.nativeScreenProvider(named: name) else {
-                logger.error(
-                    """
-                    the path configuration makes \(url) native screen "\(name)", but no plugin loaded in the host \
-                    provides it (plugins run with --isolate cannot); showing the web page
-                    """)
-                return nil
-            }
-            let properties = pathConfiguration.current.properties(for: url).json.serialized()
-            guard let screen = plugin.makeNativeScreen(named: name, url: url, propertiesJSON: properties) else {
-                logger.error("plugin \(plugin.id) could not build native screen \"\(name)\"; showing the web page")
-                return nil
-            }
-            return screen
-        }
+        windows.nativeScreen = { [weak self] url in self?.nativeScreen(for: url) }
         // The load first: the web process starts while the window is shown and laid out.
-        window.load(url: configuration.startURL)
-        window.present()
+        windows.main.load(url: configuration.startURL)
+        windows.main.present()
         StartupTimeline.mark("present")
         return loop.run()
+    }
+
+    /// The plugin's native screen the path configuration makes `url`, or `nil` for the web page (said when a
+    /// screen was named but cannot be made).
+    private func nativeScreen(for url: String) -> NativeScreen? {
+        guard let name = pathConfiguration.current.properties(for: url).viewController else { return nil }
+        guard let plugin = registry.nativeScreenProvider(named: name) else {
+            logger.error(
+                """
+                the path configuration makes \(url) native screen "\(name)", but no plugin loaded in the host \
+                provides it (plugins run with --isolate cannot); showing the web page
+                """)
+            return nil
+        }
+        let properties = pathConfiguration.current.properties(for: url).json.serialized()
+        guard let screen = plugin.makeNativeScreen(named: name, url: url, propertiesJSON: properties) else {
+            logger.error("plugin \(plugin.id) could not build native screen \"\(name)\"; showing the web page")
+            return nil
+        }
+        return screen
     }
 
     /// `--isolate`: one worker process per plugin file, all started at once; a plugin that does not load within
@@ -452,335 +396,73 @@ public final class HostSession {
         }
     }
 
-    /// The web content process died: reload the page (a new process), unless it keeps dying.
-    private func webProcessDied() {
-        let now = Date()
-        recentCrashes = recentCrashes.filter { now.timeIntervalSince($0) < 30 } + [now]
-        if recentCrashes.count >= 3 {
-            quit(3, "the web content process died 3 times in 30 s")
-        } else {
-            logger.warning("the web content process died; reloading the page")
-            window.reload()
-        }
-    }
-
-    // MARK: One instance per app
-
-    /// The app's registration on the session bus, made by ``handOverToRunningApp(_:logger:)``.
-    private static var application: DesktopApplication?
-
     /// One instance per app: unless the configuration is ephemeral, registers the app's id on the session
     /// bus. When the app is already running, hands it ``HostConfiguration/requestedURL`` (or asks it to show
     /// its window) and returns `true`: this launch is done. Call it before creating the session. Without a
     /// session bus every launch runs on its own.
-    public static func handOverToRunningApp(_ configuration: HostConfiguration, logger: Logger) throws(HostError)
+    package static func handOverToRunningApp(_ configuration: HostConfiguration, logger: Logger) throws(HostError)
         -> Bool
     {
-        guard !configuration.ephemeral else { return false }
-        try openDisplay(logger: logger)
-        StartupTimeline.mark("display")
-        guard SessionBus.reachable else {
-            logger.debug("no session bus: \(configuration.appID) runs on its own")
-            return false
-        }
-        let application = DesktopApplication(id: configuration.appID)
-        let registration = application.register()
-        StartupTimeline.mark("application")
-        switch registration {
-        case .alreadyRunning:
-            application.handOver(url: configuration.requestedURL)
-            logger.info("\(configuration.appID) is already running: handed it over and exiting")
-            return true
-        case .failed(let reason):
-            logger.warning("\(configuration.appID) runs on its own: the session bus refused it (\(reason))")
-        case .primary:
-            Self.application = application
-        }
-        return false
+        try DesktopIntegration.handOverToRunningApp(configuration, logger: logger)
     }
 
-    /// Whether the display is open (once a process).
-    private static var displayOpen = false
-
-    /// Opens the display, once a process. First makes the session bus address safe for WebKit (see
-    /// ``SessionBus``), and says so when it had to drop a stale one.
-    private static func openDisplay(logger: Logger) throws(HostError) {
-        guard !displayOpen else { return }
-        switch SessionBus.settleAddress() {
-        case .kept:
-            break
-        case .narrowed(let list):
-            logger.debug("DBUS_SESSION_BUS_ADDRESS \(list) narrowed to its first usable entry for WebKit's sandbox")
-        case .dropped(let paths):
-            let without =
-                SessionBus.reachable
-                ? "going on with the user's bus \(SessionBus.userBus ?? "")"
-                : "going on without a session bus (one instance per app and notifications are off)"
-            let named = paths.map { "unix:path=\($0)" }.joined(separator: ", ")
-            let exist = paths.count == 1 ? "does not exist" : "do not exist"
-            logger.warning(
-                "DBUS_SESSION_BUS_ADDRESS names \(named), which \(exist); \(without). Unset it or start a bus")
-        }
-        if case .replaced(let folder, let replacement) = RuntimeFolder.settle() {
-            logger.info(
-                """
-                the runtime folder \(folder) is \(folder.utf8.count) bytes long, too long for WebKit's sandbox \
-                sockets (a socket path is at most 107 bytes): using \(replacement) (set a shorter XDG_RUNTIME_DIR)
-                """)
-        }
-        guard Display.open() else { throw Display.name.map(HostError.displayUnreachable) ?? .noDisplay }
-        displayOpen = true
-        if Display.openedOnSecondTry {
-            logger.info(
-                """
-                the X display dropped the first connection and took the second (an X server resetting as its last \
-                client left; Xvfb -noreset avoids it)
-                """)
-        }
-    }
-
-    /// A later launch of the app asked for `url`: the window visits it (a new main stack, as `navigate`).
-    private func visitFromLaterLaunch(_ url: String) {
-        logger.info("a later launch asked for \(url)")
-        navigator.navigate(url)
-        window.present()
-    }
-
+    /// Ends the session: keeps the window's state, tears the screens and plugins down, says why, and quits
+    /// the loop with `code`.
     private func quit(_ code: Int32, _ reason: String) {
-        if !configuration.ephemeral {
-            let (width, height, maximized) = window.savedState
-            do {
-                try WindowState(width: width, height: height, maximized: maximized)
-                    .save(to: configuration.windowStateFile)
-            } catch {
-                logger.warning("could not keep the window's size in \(configuration.windowStateFile): \(error)")
-            }
-        }
+        desktop.keepWindowState(of: windows.main)
         navigator.tearDown()
         registry.shutdownAll()
         for plugin in isolated { plugin.shutdown() }
         logger.info("exiting (\(code)): \(reason)")
         automation?.emit(.hostExit(code: code, reason: reason))
-        automationSocket?.close()
+        automationService.close()
         loop.quit(exitCode: code)
-    }
-
-    // MARK: Automation commands
-
-    private func perform(_ command: AutomationCommand) {
-        let name = command.name.rawValue
-        switch command {
-        case .activate(let id):
-            act(name, id) { (controls) throws(ControlActionError) in try controls.activate(id: id) }
-        case .choose(let id, let index):
-            act(name, id) { (controls) throws(ControlActionError) in try controls.choose(id: id, index: index) }
-        case .dismiss(let id):
-            act(name, id) { (controls) throws(ControlActionError) in try controls.dismiss(id: id) }
-        case .confirm(let id):
-            act(name, id) { (controls) throws(ControlActionError) in try controls.confirm(id: id) }
-        case .type(let id, let text):
-            act(name, id) { (controls) throws(ControlActionError) in try controls.type(id: id, text: text) }
-        case .reload:
-            (navigator.modal ?? navigator).refresh()
-            automation?.emit(.commandOK(command: name))
-        case .dismissModal:
-            if navigator.dismissModal(reason: "command") {
-                automation?.emit(.commandOK(command: name))
-            } else {
-                automation?.emit(.commandError(command: name, error: "no modal is presented"))
-            }
-        case .retry:
-            if (navigator.modal ?? navigator).retry() {
-                automation?.emit(.commandOK(command: name))
-            } else {
-                automation?.emit(.commandError(command: name, error: "no error screen is shown: nothing to retry"))
-            }
-        case .navigate(let url):
-            navigator.navigate(url)
-            automation?.emit(.commandOK(command: name, details: ["url": .string(url)]))
-        case .visit(let url, let action):
-            (navigator.modal ?? navigator).visit(url, action: VisitAction(turbo: action))
-            automation?.emit(.commandOK(command: name, details: ["url": .string(url), "action": .string(action)]))
-        case .back:
-            let active = navigator.modal ?? navigator
-            if active.back() {
-                let depth = (navigator.modal ?? navigator).stack.count
-                automation?.emit(.commandOK(command: name, details: ["depth": .number(Double(depth))]))
-            } else {
-                automation?.emit(.commandError(command: name, error: "there is no screen to go back to"))
-            }
-        case .listControls:
-            automation?.emit(.controls(activeWindow.controls.snapshots.map(\.json)))
-        case .screenshot(let path):
-            screenshot(to: path)
-        case .call(let pluginID, let action, let arguments):
-            call(pluginID, action, arguments)
-        case .quit:
-            quit(0, "quit command")
-        }
-    }
-
-    /// Saves the whole window to `path` (once every part of it has been drawn: see `saveScreenshot`).
-    private func screenshot(to path: String) {
-        window.saveScreenshot(to: path) { [weak self] error in
-            if let error {
-                self?.automation?.emit(
-                    .commandError(
-                        command: "screenshot", error: "the window could not be rendered to \(path): \(error)",
-                        details: ["path": .string(path)]))
-            } else {
-                self?.automation?.emit(.commandOK(command: "screenshot", details: ["path": .string(path)]))
-            }
-        }
-    }
-
-    private func call(_ pluginID: String, _ action: String, _ arguments: [JSON]) {
-        let details: JSONObject = ["plugin": .string(pluginID), "action": .string(action)]
-        if let worker = isolated.first(where: { $0.id == pluginID }) {
-            worker.call(action: action, arguments: arguments) { [weak self] result, error in
-                guard let result else {
-                    let error = error ?? "no result"
-                    self?.automation?.emit(.commandError(command: "call", error: error, details: details))
-                    return
-                }
-                var withResult = details
-                withResult["result"] = result
-                self?.automation?.emit(.commandOK(command: "call", details: withResult))
-            }
-            return
-        }
-        guard let plugin = registry.plugin(id: pluginID) else {
-            automation?.emit(.commandError(command: "call", error: "no loaded plugin with id \(pluginID)"))
-            return
-        }
-        do {
-            let result = try plugin.call(action: action, arguments: arguments)
-            var withResult = details
-            withResult["result"] = result
-            automation?.emit(.commandOK(command: "call", details: withResult))
-        } catch {
-            automation?.emit(.commandError(command: "call", error: error.reason, details: details))
-        }
-    }
-
-    /// Runs one automation action on a control and reports its outcome.
-    private func act(_ command: String, _ id: String, _ body: (WindowControls) throws(ControlActionError) -> Void) {
-        do {
-            try body(activeWindow.controls)
-            automation?.emit(.commandOK(command: command, details: ["control": .string(id)]))
-        } catch {
-            automation?.emit(
-                .commandError(command: command, error: error.description, details: ["control": .string(id)]))
-        }
     }
 }
 
-// MARK: Windows and modals
+// MARK: What automation commands act on
 
-extension HostSession {
-    /// The window the user acts in: the modal when one is presented, else the main window.
-    private var activeWindow: BrowserWindow { (navigator.modal?.window as? BrowserWindow) ?? window }
-
-    /// What every window reports, whichever stack it shows: bridge traffic (the navigator renews stale
-    /// components at "ready"; trace lines; automation events), control changes, and where navigations go.
-    private func wire(_ window: BrowserWindow, to navigator: Navigator) {
-        let channel = automation, trace = configuration.trace, output = output
-        // Asked once: every message and every reply comes through here.
-        let reportsReceived = trace || channel?.wants(.bridgeReceived) == true
-        let reportsSent = trace || channel?.wants(.bridgeSent) == true
-        window.bridge.observer = { [weak navigator] traffic in
-            switch traffic {
-            case .received: guard reportsReceived else { return }
-            case .sent: guard reportsSent else { return }
-            // A fresh document: the navigator renews stale components before the bridge answers "ready".
-            case .ready: navigator?.bridgeReady()
-            default: break
-            }
-            if trace { output.trace(Trace.line(for: traffic)) }
-            guard let channel, channel.wants(AutomationEvent.name(of: traffic)) else { return }
-            channel.emit(AutomationEvent(traffic))
-        }
-        window.controls.observer = { change in channel?.emit(AutomationEvent(change)) }
-        if channel != nil { window.controls.launchesBrowser = false }
-        window.decideRoute = { [weak navigator] request in navigator?.route(request) ?? false }
+extension HostSession: AutomationTarget {
+    func act(_ action: ControlAction, control id: String) throws(ControlActionError) {
+        try windows.activeWindow.controls.perform(action, control: id)
     }
 
-    /// A modal over the main window for a visit to `url`: its own window (sized by the rule's
-    /// `modal_style`, or `width` and `height`), web view, bridge and screen stack, with the path
-    /// configuration and native screens of the main one.
-    private func presentModal(_ url: String, properties: PathProperties) -> Navigator? {
-        let registrations = navigator.registrations
-        let size = properties.modalSize(over: window.size)
-        let modalWindow = BrowserWindow(
-            title: configuration.title, componentNames: ComponentRegistration.uniqueNames(registrations),
-            originPolicy: configuration.originPolicy, userAgentPrefix: configuration.userAgentPrefix, logger: logger,
-            modalOver: window, size: size)
-        let modal = Navigator(
-            window: modalWindow, registrations: registrations, originPolicy: configuration.originPolicy,
-            logger: logger, kind: .modal)
-        modal.report = navigator.report
-        modal.pathProperties = navigator.pathProperties
-        modal.nativeScreen = navigator.nativeScreen
-        wire(modalWindow, to: modal)
-        let channel = automation
-        modalWindow.onPageEvent = { [weak self, weak modal] event in
-            if let automation = AutomationEvent(event) { channel?.emit(automation) }
-            guard let self, let modal, !modal.handle(event) else { return }
-            switch event {
-            case .permissionRequested(let request): self.decide(request, in: modalWindow)
-            case .notification(let title, let body): self.show(notification: title, body: body)
-            case .closeRequestedByPage: self.navigator.dismissModal(reason: "closed by the page")
-            case .webProcessTerminated: modalWindow.reload()
-            default: break
+    func controlSnapshots() -> [JSON] { windows.activeWindow.controls.snapshots.map(\.json) }
+
+    func screenshot(to path: String, completion: @escaping @MainActor (_ error: String?) -> Void) {
+        windows.main.saveScreenshot(to: path, done: completion)
+    }
+
+    func refresh() { windows.activeNavigator.refresh() }
+
+    func retry() -> Bool { windows.activeNavigator.retry() }
+
+    func back() -> Int? {
+        guard windows.activeNavigator.back() else { return nil }
+        return windows.activeNavigator.stack.count
+    }
+
+    func visit(_ url: String, action: VisitAction) { windows.activeNavigator.visit(url, action: action) }
+
+    func navigate(_ url: String) { navigator.navigate(url) }
+
+    func dismissModal() -> Bool { navigator.dismissModal(reason: "command") }
+
+    func call(
+        plugin pluginID: String, action: String, arguments: [JSON],
+        completion: @escaping @MainActor (Result<JSON, PluginCallError>) -> Void
+    ) {
+        if let worker = isolated.first(where: { $0.id == pluginID }) {
+            // Under --isolate the action runs in the plugin's worker; nothing waits for it here.
+            return worker.call(action: action, arguments: arguments) { result, error in
+                completion(result.map { .success($0) } ?? .failure(.failed(reason: error ?? "no result")))
             }
         }
-        logger.info("presenting \(url) in a modal (\(size.width)×\(size.height))")
-        modalWindow.load(url: url)
-        modalWindow.present()
-        channel?.emit(.modalPresented(url: url, width: size.width, height: size.height))
-        return modal
-    }
-
-    // MARK: What browsers do that an app needs
-
-    /// A page asks for a permission: a remembered answer applies at once; otherwise the user is asked in the
-    /// page's window, and the answer is remembered for the app.
-    private func decide(_ request: PermissionRequest, in window: BrowserWindow) {
-        let origin = request.origin, kind = request.kind
-        if let allowed = permissions.answer(origin: origin, kind: kind) {
-            request.answer(allowed)
-            automation?.emit(.permissionAnswered(origin: origin, kind: kind, allowed: allowed, remembered: true))
-            return
-        }
-        let host = URLComponents(string: origin)?.host ?? origin
-        let question = PermissionStore.question(kind: kind, host: host)
-        window.ask(
-            id: "permission.\(kind)", title: question.title, message: question.message, yes: "Allow", no: "Deny"
-        ) { [weak self] allowed in
-            request.answer(allowed)
-            self?.permissions.remember(origin: origin, kind: kind, allowed: allowed)
-            self?.automation?.emit(
-                .permissionAnswered(origin: origin, kind: kind, allowed: allowed, remembered: false))
+        guard let plugin = registry.plugin(id: pluginID) else { return completion(.failure(.noSuchPlugin)) }
+        do { completion(.success(try plugin.call(action: action, arguments: arguments))) } catch {
+            completion(.failure(.failed(reason: error.reason)))
         }
     }
 
-    /// A web notification: a desktop notification from the app (GNotification) when it is on a session bus,
-    /// else a toast in the window; reported either way.
-    private func show(notification title: String, body: String) {
-        if Self.application?.notify(title: title, body: body) == true { return }
-        activeWindow.toast(body.isEmpty ? title : "\(title): \(body)")
-    }
-
-    /// A download ended: a toast saying where the file is; reported.
-    private func downloadEnded(_ path: String, error: String?) {
-        if let error {
-            logger.warning("the download to \(path) failed: \(error)")
-            activeWindow.toast("Download failed: \(error)")
-            automation?.emit(.downloadFailed(path: path, error: error))
-        } else {
-            logger.info("downloaded \(path)")
-            activeWindow.toast("Downloaded \((path as NSString).lastPathComponent) to Downloads")
-            automation?.emit(.downloadFinished(path: path))
-        }
-    }
+    func quit(reason: String) { quit(0, reason) }
 }

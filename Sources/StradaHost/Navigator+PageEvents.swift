@@ -4,7 +4,7 @@ import StradaPluginHost
 
 extension Navigator {
     /// Hands what a window reports about navigation to its navigator: loads, Turbo, Back, refresh, retry,
-    /// failures, and a modal's request to be dismissed. `false` for what the session handles (closing,
+    /// failures, and a modal's request to be dismissed. `false` for what the window stack handles (closing,
     /// crashes, permissions, notifications).
     @discardableResult
     func handle(_ event: PageEvent) -> Bool {

@@ -1,10 +1,11 @@
 import Foundation
+import StradaAutomation
 
 /// When each phase of the host's start ended, for the `host.startup` event (and `scripts/bench`'s phase
 /// table): milliseconds since `main` started, on the monotonic clock. ``begin()`` is called first thing in
 /// `main`; the session marks the phases as it passes them (the first mark of a phase counts).
 @MainActor
-public enum StartupTimeline {
+package enum StartupTimeline {
     /// `CLOCK_MONOTONIC` in ms when `main` started; `nil` until ``begin()``.
     nonisolated(unsafe) private static var mainClock: Double?
     /// From the process's start (as the kernel dates it, in 10 ms steps) to `main`, in ms.
@@ -12,7 +13,7 @@ public enum StartupTimeline {
     private static var phases: [String: Double] = [:]
 
     /// Starts the timeline: call it first thing in `main`, on the main thread.
-    nonisolated public static func begin() {
+    nonisolated package static func begin() {
         let now = monotonicMilliseconds()
         mainClock = now
         beforeMain = processAge(at: now)
@@ -22,6 +23,14 @@ public enum StartupTimeline {
     static func mark(_ phase: String) {
         guard let mainClock, phases[phase] == nil else { return }
         phases[phase] = monotonicMilliseconds() - mainClock
+    }
+
+    /// Marks `phase` (see ``mark(_:)``); when it is the main window's first frame, reports the timeline as
+    /// the `host.startup` event on `channel`.
+    static func passed(_ phase: String, reportingTo channel: AutomationChannel?) {
+        mark(phase)
+        guard phase == "firstFrame", let report else { return }
+        channel?.emit(.hostStartup(phases: report.phases, mainClock: report.mainClock, beforeMain: report.beforeMain))
     }
 
     /// The phases marked so far, as the `host.startup` event reports them; `nil` without ``begin()``.

@@ -36,6 +36,8 @@ package final class Screen: BridgeDestination {
     /// Removes the native screen's widget from the window (set by the navigator with ``native``).
     var releaseNative: (@MainActor () -> Void)?
     package let controls: any ScreenControlSet
+    // swift-format-ignore: NeverUseImplicitlyUnwrappedOptionals
+    // Made right after the screen (it needs the screen's controls); never nil once the screen exists.
     package private(set) var delegate: BridgeDelegate!
     private var registrations: [ComponentRegistration]
     private let logger: Logger

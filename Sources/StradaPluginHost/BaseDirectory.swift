@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A variable that is unset, empty or relative is ignored, as the XDG Base Directory specification says, and the
 /// default under the home folder is used.
-public enum BaseDirectory: Sendable {
+package enum BaseDirectory: Sendable {
     /// `$XDG_DATA_HOME`, by default `~/.local/share`.
     case data
     /// `$XDG_CACHE_HOME`, by default `~/.cache`.
@@ -13,7 +13,7 @@ public enum BaseDirectory: Sendable {
     case state
 
     /// The directory's absolute path for `environment` (the process's own when `nil`).
-    public func path(environment: [String: String]? = nil) -> String {
+    package func path(environment: [String: String]? = nil) -> String {
         let environment = environment ?? ProcessInfo.processInfo.environment
         let (variable, fallback) =
             switch self {
@@ -27,7 +27,7 @@ public enum BaseDirectory: Sendable {
     }
 
     /// `path` with `components` appended (e.g. `BaseDirectory.data.appending("strada/plugins")`).
-    public func appending(_ components: String, environment: [String: String]? = nil) -> String {
+    package func appending(_ components: String, environment: [String: String]? = nil) -> String {
         (path(environment: environment) as NSString).appendingPathComponent(components)
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// build tool or `plugin install` moves its output into place), so it is reported on the next main-loop turn
 /// without the wait, unless more events for it come in the same turn. Callbacks run on the main queue.
 @MainActor
-public final class DirectoryWatcher {
+package final class DirectoryWatcher {
     private let fd: Int32
     private var source: (any DispatchSourceRead)?
     private var directories: [Int32: String] = [:]
@@ -15,7 +15,7 @@ public final class DirectoryWatcher {
     private let onChange: @MainActor (String) -> Void
 
     /// Starts watching `paths`. `onChange` gets the path of a file that was written, moved in or removed.
-    public init(paths: [String], settle: Double = 0.05, onChange: @escaping @MainActor (String) -> Void) throws {
+    package init(paths: [String], settle: Double = 0.05, onChange: @escaping @MainActor (String) -> Void) throws {
         self.settle = settle
         self.onChange = onChange
         fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))

@@ -1,6 +1,6 @@
 import CStradaPlugin
-import StradaABI
 import Foundation
+import StradaABI
 import StradaCore
 
 /// What a plugin may ask of the host for one of its instances (the host side of `strada_host_api_v1`).

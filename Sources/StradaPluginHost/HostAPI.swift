@@ -1,7 +1,7 @@
 import CStradaPlugin
-import StradaABI
 import Foundation
 import Logging
+import StradaABI
 import StradaCore
 import Synchronization
 
@@ -212,9 +212,9 @@ enum HostAPI {
 
 /// Whether the calling thread is the process's main thread, checked on every call into the host table.
 ///
-/// Foundation's `Thread.isMainThread` asks the kernel on Linux (`gettid() == getpid()`: two system calls,
-/// ~0.5 µs in this VM, one pair per plugin reply). This asks once, on the first call made on the main thread,
-/// remembers that thread's `pthread_t` and from then on compares identities (~1 ns). The main thread's identity
+/// Foundation's `Thread.isMainThread` asks the kernel on Linux (`gettid() == getpid()`: two system calls, one
+/// pair per plugin reply; the cost is in docs/engine.md). This asks once, on the first call made on the main
+/// thread, remembers that thread's `pthread_t` and from then on compares identities. The main thread's identity
 /// cannot be reused by another thread while the process runs.
 enum MainThread {
     static let identity = ThreadIdentity()

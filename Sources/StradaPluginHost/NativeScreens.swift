@@ -3,12 +3,12 @@ import StradaABI
 
 /// A native screen a plugin built ("dev.strada.screens/1"): its widget, and the plugin to tell when it goes.
 @MainActor
-public final class NativeScreen {
+package final class NativeScreen {
     /// The `GtkWidget *` (the host holds a reference while the screen lives).
-    public let widget: UnsafeMutableRawPointer
+    package let widget: UnsafeMutableRawPointer
     /// The screen's name (`view_controller` in the path configuration) and the plugin that provides it.
-    public let name: String
-    public let pluginID: String
+    package let name: String
+    package let pluginID: String
     private let descriptor: PluginDescriptor
     private let table: UnsafePointer<strada_screens_v1>
     private var destroyed = false
@@ -25,7 +25,7 @@ public final class NativeScreen {
     }
 
     /// The screen is gone: the plugin's `destroy_screen` (once), before the host drops the widget.
-    public func destroy() {
+    package func destroy() {
         guard !destroyed else { return }
         destroyed = true
         table.pointee.destroy_screen?(descriptor.table.plugin_context, widget)
@@ -49,7 +49,7 @@ extension LoadedPlugin {
 
     /// The native screens the plugin provides (the values of `view_controller` it answers to).
     @MainActor
-    public var nativeScreenNames: [String] {
+    package var nativeScreenNames: [String] {
         guard let table = screensTable, let names = table.pointee.screen_names else { return [] }
         return (0..<Int(table.pointee.screen_count)).compactMap { names[$0].map { String(cString: $0) } }
     }
@@ -57,7 +57,7 @@ extension LoadedPlugin {
     /// Builds native screen `name` for `url` with the matching rules' properties (a JSON object); `nil`
     /// when the plugin does not provide it or its `create_screen` returned NULL.
     @MainActor
-    public func makeNativeScreen(named name: String, url: String, propertiesJSON: String) -> NativeScreen? {
+    package func makeNativeScreen(named name: String, url: String, propertiesJSON: String) -> NativeScreen? {
         guard let table = screensTable, nativeScreenNames.contains(name) else { return nil }
         let widget = name.withCString { cName in
             withStradaString(url) { url in
@@ -73,7 +73,7 @@ extension LoadedPlugin {
 
 extension PluginRegistry {
     /// The plugin that provides native screen `name` (first in load order), if any.
-    public func nativeScreenProvider(named name: String) -> LoadedPlugin? {
+    package func nativeScreenProvider(named name: String) -> LoadedPlugin? {
         plugins.first { $0.nativeScreenNames.contains(name) }
     }
 }

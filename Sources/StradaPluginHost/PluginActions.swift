@@ -1,6 +1,6 @@
 import CFFI
 import Foundation
-public import StradaCore
+package import StradaCore
 
 /// A native action a plugin declares in its manifest, callable by signature from the command line
 /// (`strada-host plugin call`) and the automation channel (`{"command":"call",…}`), with libffi:
@@ -11,17 +11,17 @@ public import StradaCore
 /// Types: `i32`, `i64`, `f64`, `str` (a NUL-terminated UTF-8 `const char *`; a returned one stays owned by
 /// the plugin), and `void` as a return type. Rationale: this is what libffi is for — calling a C function
 /// whose signature is only known at run time — and it keeps the core ABI free of a generic call mechanism.
-public struct PluginAction: Sendable, Equatable {
-    public enum ValueType: String, Sendable, CaseIterable {
+package struct PluginAction: Sendable, Equatable {
+    package enum ValueType: String, Sendable, CaseIterable {
         case i32, i64, f64, str, void
     }
-    public let name: String
-    public let symbol: String
-    public let returns: ValueType
-    public let parameters: [ValueType]
+    package let name: String
+    package let symbol: String
+    package let returns: ValueType
+    package let parameters: [ValueType]
 
     /// Parses `"i32(i32,str)"`.
-    public init(name: String, symbol: String, signature: String) throws(MalformedMessage) {
+    package init(name: String, symbol: String, signature: String) throws(MalformedMessage) {
         self.name = name
         self.symbol = symbol
         let trimmed = signature.replacingOccurrences(of: " ", with: "")
@@ -45,7 +45,7 @@ public struct PluginAction: Sendable, Equatable {
 
     /// Calls the action in the plugin loaded from `handle` with `arguments` (JSON numbers and strings).
     /// Main thread; the plugin's code runs in this process.
-    public func call(handle: UnsafeMutableRawPointer, arguments: [JSON]) throws(MalformedMessage) -> JSON {
+    package func call(handle: UnsafeMutableRawPointer, arguments: [JSON]) throws(MalformedMessage) -> JSON {
         guard arguments.count == parameters.count else {
             throw MalformedMessage(
                 reason: "action \(name) takes \(parameters.count) argument(s), got \(arguments.count)")
@@ -56,7 +56,7 @@ public struct PluginAction: Sendable, Equatable {
         // Argument storage: 8 bytes per value, plus C strings kept alive for the call.
         var storage = [UInt64](repeating: 0, count: max(parameters.count, 1))
         var strings: [UnsafeMutablePointer<CChar>] = []
-        defer { strings.forEach { free($0) } }
+        defer { for string in strings { free(string) } }
         for (index, (type, given)) in zip(parameters, arguments).enumerated() {
             // Text from a command line stands for a number where the signature wants one.
             var argument = given

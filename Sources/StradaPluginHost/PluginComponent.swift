@@ -1,6 +1,6 @@
 import CStradaPlugin
-import StradaABI
 import Foundation
+import StradaABI
 import StradaCore
 
 /// A component of a plugin loaded in this process: messages, lifecycle and control events cross the C ABI.
@@ -93,11 +93,11 @@ extension PluginDescriptor {
                 withStradaString(message.component) { component in
                     withStradaString(message.event) { event in
                         withStradaString(message.jsonData) { data in
-                            withStradaString(url ?? "") { url_ in
+                            withStradaString(url ?? "") { urlText in
                                 var read = strada_message_v1(
                                     struct_size: UInt32(MemoryLayout<strada_message_v1>.size),
                                     flags: url == nil ? 0 : STRADA_MESSAGE_HAS_METADATA_URL, wire_json: wire, id: id,
-                                    component: component, event: event, data_json: data, metadata_url: url_)
+                                    component: component, event: event, data_json: data, metadata_url: urlText)
                                 parsed.pointee.receive_message(instance, &read)
                             }
                         }

@@ -1,29 +1,29 @@
 import Foundation
-public import Logging
-public import StradaCore
+package import Logging
+package import StradaCore
 
 /// What is known about one plugin file: what it declares when it loads, or why it does not.
-public struct PluginStatus: Sendable, Equatable {
-    public enum State: String, Sendable {
+package struct PluginStatus: Sendable, Equatable {
+    package enum State: String, Sendable {
         case loaded, error, crashed
     }
-    public var path: String
-    public var state: State
-    public var id: String?
-    public var version: String?
-    public var abi: String?
-    public var components: [String]
+    package var path: String
+    package var state: State
+    package var id: String?
+    package var version: String?
+    package var abi: String?
+    package var components: [String]
     /// The one-line error when not loaded.
-    public var error: String?
+    package var error: String?
     /// Its "what is wrong" part alone (without the file name and the remedy).
-    public var reason: String?
+    package var reason: String?
     /// Its "what to do" part alone.
-    public var remedy: String?
+    package var remedy: String?
     /// What the plugin (or the probe child) wrote to stderr while loading, e.g. why its entry point
     /// refused. Not part of ``json``: the probe child prints it, its parent collects it.
-    public var log: String?
+    package var log: String?
 
-    public init(
+    package init(
         path: String, state: State, id: String? = nil, version: String? = nil, abi: String? = nil,
         components: [String] = [], error: String? = nil, reason: String? = nil, remedy: String? = nil
     ) {
@@ -38,13 +38,13 @@ public struct PluginStatus: Sendable, Equatable {
         self.error = error
     }
 
-    public init(_ plugin: LoadedPlugin) {
+    package init(_ plugin: LoadedPlugin) {
         self.init(
             path: plugin.path, state: .loaded, id: plugin.id, version: plugin.version, abi: plugin.abi,
             components: plugin.componentNames)
     }
 
-    public init(_ error: PluginLoadError) {
+    package init(_ error: PluginLoadError) {
         self.init(path: error.path, state: .error, error: error.description, reason: error.reason, remedy: error.remedy)
     }
 
@@ -57,13 +57,13 @@ public struct PluginStatus: Sendable, Equatable {
     }
 
     /// Why it did not load, as a load error (the probe's reason and remedy).
-    public var loadError: PluginLoadError? {
+    package var loadError: PluginLoadError? {
         guard state != .loaded else { return nil }
         return PluginLoadError(
             path: path, reason: reason ?? "failed to load", remedy: remedy ?? "fix the plugin or remove it")
     }
 
-    public var json: JSON {
+    package var json: JSON {
         var fields: JSONObject = [
             "path": .string(path), "status": .string(state.rawValue), "components": .array(components.map(JSON.string)),
         ]
@@ -76,7 +76,7 @@ public struct PluginStatus: Sendable, Equatable {
         return .object(fields)
     }
 
-    public init?(json: JSON) {
+    package init?(json: JSON) {
         guard let path = json["path"]?.stringValue,
             let state = json["status"]?.stringValue.flatMap(State.init(rawValue:))
         else { return nil }
@@ -96,19 +96,19 @@ public struct PluginStatus: Sendable, Equatable {
 /// How the plugin host starts its helper processes: the probe that inspects one plugin file, and the
 /// worker that runs one plugin under `--isolate`. The library knows no command-line grammar: the executable
 /// that embeds it says how to start itself in each role.
-public struct PluginProcessLauncher: Sendable {
+package struct PluginProcessLauncher: Sendable {
     /// The program to start.
-    public var executable: String
+    package var executable: String
     /// Arguments that make `executable` load one plugin file and print its ``PluginStatus`` JSON on stdout.
-    public var probeArguments: @Sendable (_ file: String) -> [String]
+    package var probeArguments: @Sendable (_ file: String) -> [String]
     /// Arguments that make `executable` run ``PluginWorker/run(file:logger:)`` for one plugin file.
-    public var workerArguments: @Sendable (_ file: String, _ memoryLimitMB: Int) -> [String]
+    package var workerArguments: @Sendable (_ file: String, _ memoryLimitMB: Int) -> [String]
     /// Arguments that make `executable` wait for one plugin file's path on stdin (one line), then probe it as
     /// ``probeArguments`` would, and exit 0 without loading anything when stdin ends first; `nil` when it
     /// cannot. ``SpareProbe`` starts such a child ahead of time, so a hot reload does not wait for one to start.
-    public var spareProbeArguments: [String]?
+    package var spareProbeArguments: [String]?
 
-    public init(
+    package init(
         executable: String = PluginProcessLauncher.currentExecutable,
         probeArguments: @escaping @Sendable (_ file: String) -> [String],
         workerArguments: @escaping @Sendable (_ file: String, _ memoryLimitMB: Int) -> [String],
@@ -121,18 +121,18 @@ public struct PluginProcessLauncher: Sendable {
     }
 
     /// The running executable.
-    public static var currentExecutable: String {
+    package static var currentExecutable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
     }
 }
 
 /// Inspects plugins in a child process, as GStreamer scans new plugins: a plugin that crashes or hangs
 /// while loading is reported with its name, never fatal.
-public enum PluginProbe {
+package enum PluginProbe {
     /// Inspects `file` in a child process started by `launcher`; gives up after `timeout` seconds. The path is
     /// made absolute first (a bare file name would send `dlopen` to the library search path). What the
     /// child wrote to stderr (the plugin's own log lines) comes back as ``PluginStatus/log``.
-    public static func inspect(file: String, launcher: PluginProcessLauncher, timeout: Double = 10) -> PluginStatus {
+    package static func inspect(file: String, launcher: PluginProcessLauncher, timeout: Double = 10) -> PluginStatus {
         let file = PluginLoader.absolutePath(file)
         let child: Child
         do { child = try Child.start(launcher.executable, launcher.probeArguments(file), input: nil) } catch {
@@ -201,7 +201,7 @@ public enum PluginProbe {
     /// Probes every plugin file in `directories` that is not known to load (see ``KnownGoodPlugins``), several
     /// at a time, and returns those that crashed or hung, by path. Files that load are remembered, so a later
     /// start probes only what changed. Their own log lines are passed on.
-    public static func crashes(
+    package static func crashes(
         in directories: [String], launcher: PluginProcessLauncher, logger: Logger
     ) -> [String: PluginStatus] {
         let known = KnownGoodPlugins()
@@ -235,7 +235,7 @@ public enum PluginProbe {
     }
 
     /// Plugin files in `directory`, sorted: regular files, not hidden, not `.json` manifests.
-    public static func candidates(in directory: String) -> [String] {
+    package static func candidates(in directory: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".json") }.map {
             (directory as NSString).appendingPathComponent($0)

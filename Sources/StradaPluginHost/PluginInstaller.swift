@@ -1,25 +1,25 @@
 import Foundation
 
 /// Why `plugin install` or `plugin remove` did nothing. One line, saying what to do.
-public struct PluginInstallError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let description: String
-    public init(_ description: String) { self.description = description }
+package struct PluginInstallError: Error, CustomStringConvertible, Sendable, Equatable {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }
 
 /// Installs plugins into a plugins directory: validates every file first (in a probe child process), then
 /// copies each to a temporary name in the target folder and renames it into place, with a manifest that
 /// records its id, version, components, ABI and SHA-256. Nothing is copied if any file is invalid.
-public struct PluginInstaller: Sendable {
-    public let directory: String
+package struct PluginInstaller: Sendable {
+    package let directory: String
     private let probe: @Sendable (String) -> PluginStatus
 
-    public init(directory: String, probe: @escaping @Sendable (String) -> PluginStatus) {
+    package init(directory: String, probe: @escaping @Sendable (String) -> PluginStatus) {
         self.directory = directory
         self.probe = probe
     }
 
     /// Installs `source` (a plugin file, or a folder of them). Returns what was installed, at its new path.
-    public func install(_ source: String) throws(PluginInstallError) -> [PluginStatus] {
+    package func install(_ source: String) throws(PluginInstallError) -> [PluginStatus] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
             throw PluginInstallError("\(source): no such file or folder")
@@ -59,7 +59,7 @@ public struct PluginInstaller: Sendable {
 
     /// Removes the installed plugin whose id or file name is `name` (with or without `lib` and `.so`),
     /// and its manifest. Returns the removed plugin file.
-    public func remove(_ name: String) throws(PluginInstallError) -> String {
+    package func remove(_ name: String) throws(PluginInstallError) -> String {
         let candidates = PluginProbe.candidates(in: directory)
         let match = candidates.first { path in
             let file = (path as NSString).lastPathComponent

@@ -1,14 +1,14 @@
 /// Why a file in a plugins directory was not loaded. `description` is one line: the file, what is wrong,
 /// and what to do about it.
-public struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The file that was refused.
-    public let path: String
+    package let path: String
     /// What is wrong, e.g. "not a shared library (no ELF header)".
-    public let reason: String
+    package let reason: String
     /// What to do, e.g. "remove it from the plugins directory".
-    public let remedy: String
+    package let remedy: String
 
-    public var description: String { "plugin \(path): \(reason) — \(remedy)" }
+    package var description: String { "plugin \(path): \(reason) — \(remedy)" }
 
     /// A plugins directory that is missing or not a directory.
     package static func unreadableDirectory(_ path: String) -> Self {

@@ -1,26 +1,26 @@
 import CStradaPlugin
 import Foundation
+package import Logging
+package import StradaCore
 import Synchronization
-public import Logging
-public import StradaCore
 
 /// A plugin that loaded: its description, where it came from, and the components it provides.
-public struct LoadedPlugin: Sendable {
-    public let path: String
-    public let id: String
-    public let version: String
-    public let componentNames: [String]
+package struct LoadedPlugin: Sendable {
+    package let path: String
+    package let id: String
+    package let version: String
+    package let componentNames: [String]
     /// The ABI version the plugin was built against, "1.0".
-    public let abi: String
+    package let abi: String
     /// The manifest next to the file, if there is one.
-    public let manifest: PluginManifest?
+    package let manifest: PluginManifest?
     let descriptor: PluginDescriptor
     /// The `dlopen` handle's address (the image stays loaded for the life of the process).
     let handle: UInt
 
     /// Calls the manifest action `name` with `arguments` (see ``PluginAction``). Main thread.
     @MainActor
-    public func call(action name: String, arguments: [JSON]) throws(MalformedMessage) -> JSON {
+    package func call(action name: String, arguments: [JSON]) throws(MalformedMessage) -> JSON {
         guard let action = manifest?.actions?.first(where: { $0.name == name }) else {
             let known = manifest?.actions?.map(\.name) ?? []
             throw MalformedMessage(
@@ -33,14 +33,14 @@ public struct LoadedPlugin: Sendable {
 
     /// Tells the plugin it is no longer used (its `shutdown`, if any). It stays loaded.
     @MainActor
-    public func shutdown() {
+    package func shutdown() {
         let table = descriptor.table
         table.shutdown?(table.plugin_context)
     }
 
     /// Registrations for the components this plugin provides (host-side proxies).
     @MainActor
-    public var registrations: [ComponentRegistration] {
+    package var registrations: [ComponentRegistration] {
         componentNames.map { name in
             ComponentRegistration(name: name) { [descriptor] destination, delegate in
                 PluginComponent(name: name, descriptor: descriptor, destination: destination, delegate: delegate)
@@ -57,24 +57,24 @@ struct PluginDescriptor: @unchecked Sendable {  // points at immutable plugin-ow
 }
 
 /// The outcome of loading a plugins directory: what loaded, and one error per file that did not.
-public struct PluginLoadReport: Sendable {
-    public var plugins: [LoadedPlugin] = []
-    public var errors: [PluginLoadError] = []
+package struct PluginLoadReport: Sendable {
+    package var plugins: [LoadedPlugin] = []
+    package var errors: [PluginLoadError] = []
     /// Component names claimed by more than one plugin: the first plugin (by file name) keeps the name.
-    public var conflicts: [String] = []
+    package var conflicts: [String] = []
     /// Plugins running in worker processes (`--isolate`).
-    @MainActor public var isolated: [IsolatedPlugin] = []
+    @MainActor package var isolated: [IsolatedPlugin] = []
 
-    public init() {}
+    package init() {}
 
     /// Every loaded component name, once.
-    public var componentNames: [String] { plugins.flatMap(\.componentNames).uniqued() }
+    package var componentNames: [String] { plugins.flatMap(\.componentNames).uniqued() }
 }
 
 /// Where plugins live: the user's folder (`$XDG_DATA_HOME/strada/plugins`, by default
 /// `~/.local/share/strada/plugins`), the installed host's system folder, and the rule that orders them.
-public enum PluginDirectories {
-    public static var userDefault: String {
+package enum PluginDirectories {
+    package static var userDefault: String {
         BaseDirectory.data.appending("strada/plugins")
     }
 
@@ -82,7 +82,7 @@ public enum PluginDirectories {
     /// `<prefix>/bin/strada-host` — `/usr/lib/strada/plugins` for the Debian package (`scripts/package`), and
     /// `<root>/usr/lib/strada/plugins` for the package unpacked anywhere (`dpkg-deb -x`): found from the
     /// running binary's own path, so the installed tree is relocatable.
-    public static var system: String {
+    package static var system: String {
         let executable =
             (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let prefix = ((executable as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
@@ -99,7 +99,7 @@ public enum PluginDirectories {
     /// A folder named twice is searched once. When two folders offer a component of the same name, the earlier
     /// folder's plugin keeps it (one warning line): an app's own component replaces the first-party one of
     /// that name, and a package update never swaps it out from under the app.
-    public static func searched(
+    package static func searched(
         given: [String], app: [String], includeSystem: Bool, userFolder: String = userDefault,
         systemFolder: String = system, exists: (String) -> Bool = exists
     ) -> [String] {
@@ -110,7 +110,7 @@ public enum PluginDirectories {
     }
 
     /// Whether something is at `path`.
-    public static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+    package static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
 
     /// A folder's path with `.`, `..`, doubled and trailing slashes and symbolic links resolved.
     static func canonical(_ path: String) -> String {
@@ -121,16 +121,16 @@ public enum PluginDirectories {
 /// Loads component plugins with `dlopen` through the ABI 1 entry point. Never unloads them: Swift images
 /// cannot be `dlclose`d safely (the runtime keeps pointers into them).
 @MainActor
-public final class PluginLoader {
+package final class PluginLoader {
     private let logger: Logger
 
-    public init(logger: Logger) {
+    package init(logger: Logger) {
         self.logger = logger
     }
 
     /// Loads every plugin file in `directories` (in order; files sorted by name). Hidden files and
     /// `.json` manifests are skipped; every other regular file must be a plugin or gets an error.
-    public func load(directories: [String]) -> PluginLoadReport {
+    package func load(directories: [String]) -> PluginLoadReport {
         Self.walk(directories, logger: logger) { load(file: $0) }
     }
 
@@ -175,7 +175,7 @@ public final class PluginLoader {
 
     /// Loads one plugin file: trust and manifest checks first (no plugin code runs before they pass), then
     /// `dlopen`, the entry point, and validation of what the plugin declares.
-    public func load(file: String) -> Result<LoadedPlugin, PluginLoadError> {
+    package func load(file: String) -> Result<LoadedPlugin, PluginLoadError> {
         let path = Self.absolutePath(file)
         if let refusal = PluginTrust.check(path) { return .failure(refusal) }
         let manifest: PluginManifest?
@@ -318,9 +318,9 @@ public final class PluginLoader {
 }
 
 /// Optional host features plugins find with `host->get_extension("id/revision")`.
-public enum PluginHostExtensions {
+package enum PluginHostExtensions {
     /// Offers "dev.strada.gtk-handles/1" (`strada_gtk_handles_v1`) for the given GTK objects.
-    public static func offerGTKHandles(
+    package static func offerGTKHandles(
         window: UnsafeMutableRawPointer, headerBar: UnsafeMutableRawPointer, webView: UnsafeMutableRawPointer
     ) {
         GTKHandles.shared.withLock {
@@ -341,7 +341,7 @@ public enum PluginHostExtensions {
     }
 
     /// Offers `table` (host-owned, valid until the process exits) under `id`, e.g. "dev.strada.gtk-handles/1".
-    public static func register(id: String, table: UnsafeRawPointer) {
+    package static func register(id: String, table: UnsafeRawPointer) {
         HostAPI.extensions.withLock { $0[id] = UInt(bitPattern: table) }
     }
 }

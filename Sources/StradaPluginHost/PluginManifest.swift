@@ -1,5 +1,5 @@
 import Foundation
-public import StradaCore
+package import StradaCore
 
 /// The optional manifest next to a plugin: `libfoo.so` → `libfoo.json`.
 ///
@@ -9,17 +9,17 @@ public import StradaCore
 /// ```
 /// Every field is optional. The host checks `abi` and `sha256` *before* loading any code, and warns when
 /// `id` or `components` disagree with what the plugin itself declares.
-public struct PluginManifest: Sendable, Equatable {
-    public var id: String?
-    public var version: String?
-    public var components: [String]?
+package struct PluginManifest: Sendable, Equatable {
+    package var id: String?
+    package var version: String?
+    package var components: [String]?
     /// "major.minor".
-    public var abi: String?
-    public var sha256: String?
+    package var abi: String?
+    package var sha256: String?
     /// Native actions callable by signature (see ``PluginAction``).
-    public var actions: [PluginAction]?
+    package var actions: [PluginAction]?
 
-    public init(
+    package init(
         id: String? = nil, version: String? = nil, components: [String]? = nil, abi: String? = nil,
         sha256: String? = nil, actions: [PluginAction]? = nil
     ) {
@@ -32,13 +32,13 @@ public struct PluginManifest: Sendable, Equatable {
     }
 
     /// The manifest path for a plugin file: same folder, same name, extension `.json`.
-    public static func path(forPlugin plugin: String) -> String {
+    package static func path(forPlugin plugin: String) -> String {
         let url = URL(fileURLWithPath: plugin)
         return url.deletingPathExtension().appendingPathExtension("json").path
     }
 
     /// Parses manifest text; the error says which field is wrong.
-    public init(json text: String) throws(MalformedMessage) {
+    package init(json text: String) throws(MalformedMessage) {
         guard let value = try? JSON(parsing: text), case .object(let fields) = value else {
             throw MalformedMessage(reason: "the manifest is not a JSON object")
         }
@@ -88,7 +88,7 @@ public struct PluginManifest: Sendable, Equatable {
     }
 
     /// The manifest as JSON text (sorted keys).
-    public var json: String {
+    package var json: String {
         var fields: JSONObject = [:]
         if let id { fields["id"] = .string(id) }
         if let version { fields["version"] = .string(version) }
@@ -115,7 +115,7 @@ public struct PluginManifest: Sendable, Equatable {
     }
 
     /// The SHA-256 of a file, as 64 lowercase hex digits.
-    public static func sha256(ofFile path: String) throws -> String {
+    package static func sha256(ofFile path: String) throws -> String {
         SHA256.hex(try Data(contentsOf: URL(fileURLWithPath: path)))
     }
 }

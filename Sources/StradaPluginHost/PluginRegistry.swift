@@ -1,25 +1,25 @@
 import Foundation
-public import Logging
-public import StradaCore
+package import Logging
+package import StradaCore
 
 /// The plugins a host serves from, by generation, with hot reload: a changed plugin file is copied to a
 /// unique staging path (never `dlopen`ed where it is watched), validated in a probe child process, loaded,
 /// and swapped in; a failing new build leaves the old generation serving. Old generations get `shutdown`
 /// but are never unloaded (Swift images cannot be `dlclose`d).
 @MainActor
-public final class PluginRegistry {
+package final class PluginRegistry {
     /// One loaded generation of one plugin file.
-    public struct Generation: Sendable {
-        public let plugin: LoadedPlugin
+    package struct Generation: Sendable {
+        package let plugin: LoadedPlugin
         /// The watched file it came from (the plugin's own path is the staged copy).
-        public let sourcePath: String
+        package let sourcePath: String
         /// The file's SHA-256 when the registry stages copies (hot reload); `nil` otherwise.
-        public let sha256: String?
-        public let number: Int
+        package let sha256: String?
+        package let number: Int
     }
 
     /// What a file change led to.
-    public enum Change: Sendable {
+    package enum Change: Sendable {
         case unchanged(path: String)
         case added(Generation)
         case reloaded(Generation, previous: Generation, milliseconds: Double, residentKilobytesDelta: Int)
@@ -41,7 +41,7 @@ public final class PluginRegistry {
 
     /// `staging`: copy each plugin to a private folder before loading it (needed to reload; `run --watch`),
     /// validating each new build in a probe child started by `launcher`.
-    public init(directories: [String], staging: Bool, launcher: PluginProcessLauncher? = nil, logger: Logger) {
+    package init(directories: [String], staging: Bool, launcher: PluginProcessLauncher? = nil, logger: Logger) {
         self.directories = directories
         self.launcher = launcher
         self.logger = logger
@@ -59,7 +59,7 @@ public final class PluginRegistry {
     /// ``PluginLoader/load(directories:)``. With a launcher, each file not yet known to load is first probed in a
     /// child process (in parallel): one that crashes or hangs there is refused with one line and never
     /// `dlopen`ed here, so it cannot take the host down at start-up.
-    public func loadAll() -> PluginLoadReport {
+    package func loadAll() -> PluginLoadReport {
         let failed = launcher.map { PluginProbe.crashes(in: directories, launcher: $0, logger: logger) } ?? [:]
         return PluginLoader.walk(directories, logger: logger) { path in
             if let status = failed[path], let error = status.loadError { return .failure(error) }
@@ -69,7 +69,7 @@ public final class PluginRegistry {
 
     /// Hot reload is on: a probe child is started ahead of time (half a second from now, off the start-up's
     /// path), so a rebuilt plugin is validated without waiting for a process to start.
-    public func prepareForReload() {
+    package func prepareForReload() {
         guard stagingDirectory != nil, let launcher, spareProbe == nil else { return }
         DispatchQueue.main.asyncAfter(deadline: .now() + 0.5) { [weak self] in
             MainActor.assumeIsolated {
@@ -80,10 +80,10 @@ public final class PluginRegistry {
     }
 
     /// Component names served now, first owner wins (directories in order, files by name).
-    public var componentNames: [String] { orderedGenerations.flatMap(\.plugin.componentNames).uniqued() }
+    package var componentNames: [String] { orderedGenerations.flatMap(\.plugin.componentNames).uniqued() }
 
     /// Registrations that resolve the current generation when a page creates the component.
-    public var registrations: [ComponentRegistration] {
+    package var registrations: [ComponentRegistration] {
         componentNames.map { name in
             ComponentRegistration(name: name) { [weak self] destination, delegate in
                 guard let generation = self?.owner(of: name),
@@ -95,7 +95,7 @@ public final class PluginRegistry {
     }
 
     /// The host is stopping: every plugin gets its `shutdown`.
-    public func shutdownAll() {
+    package func shutdownAll() {
         retireReplaced()
         for generation in orderedGenerations { generation.plugin.shutdown() }
         generations.removeAll()
@@ -107,20 +107,20 @@ public final class PluginRegistry {
     }
 
     /// The current generation of every plugin, in load order.
-    public var plugins: [LoadedPlugin] { orderedGenerations.map(\.plugin) }
+    package var plugins: [LoadedPlugin] { orderedGenerations.map(\.plugin) }
 
     /// The current generation of the plugin with `id`.
-    public func plugin(id: String) -> LoadedPlugin? {
+    package func plugin(id: String) -> LoadedPlugin? {
         orderedGenerations.first { $0.plugin.id == id }?.plugin
     }
 
     /// The generation that serves component `name`.
-    public func owner(of name: String) -> Generation? {
+    package func owner(of name: String) -> Generation? {
         orderedGenerations.first { $0.plugin.componentNames.contains(name) }
     }
 
     /// Handles a change of `path` reported by the watcher.
-    public func fileChanged(_ path: String) -> Change {
+    package func fileChanged(_ path: String) -> Change {
         guard !path.hasSuffix(".json") else {
             // A manifest changed: re-check the plugin it belongs to.
             let plugin = (path as NSString).deletingPathExtension + ".so"
@@ -168,7 +168,7 @@ public final class PluginRegistry {
     /// loaded where a compiler may be writing it, and every load is a new image with fresh static state (even
     /// when a build identical to an earlier one comes back). Returns the copy and its SHA-256 (`sha256` when
     /// the caller has it already, worked out off the main thread).
-    public func stage(
+    package func stage(
         _ path: String, sha256 known: String? = nil
     ) -> Result<(path: String, sha256: String), PluginLoadError> {
         guard let stagingDirectory else { return .success((path, "")) }
@@ -231,7 +231,7 @@ public final class PluginRegistry {
 
     /// Gives every generation that a file change replaced or removed its `shutdown`. Call it once their live
     /// instances are gone (replaced or destroyed): the ABI promises `destroy_instance` before `shutdown`.
-    public func retireReplaced() {
+    package func retireReplaced() {
         let done = retiring
         retiring.removeAll()
         for generation in done { generation.plugin.shutdown() }

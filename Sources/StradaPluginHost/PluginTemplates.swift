@@ -11,15 +11,15 @@ import Foundation
 ///
 /// The templates are real files, `SDK/templates/<language>/` and `SDK/templates/index.html`, written for a
 /// component named `hello-world` and compiled in (`EmbeddedFiles.txt`); see `SDK/templates/README.md`.
-public enum PluginTemplates {
-    public enum Language: String, CaseIterable, Sendable {
+package enum PluginTemplates {
+    package enum Language: String, CaseIterable, Sendable {
         case swift, c
     }
 
     /// The files of a new plugin for component `name` (e.g. "share-sheet"), relative to the new project's
     /// folder. `sdkPath` is the Strada for Linux checkout (the folder with its `Package.swift`, `SDK/` and
     /// `SDK/web/strada.js`), absolute or relative to the new project's folder.
-    public static func files(name: String, language: Language, sdkPath: String) -> [(path: String, contents: String)] {
+    package static func files(name: String, language: Language, sdkPath: String) -> [(path: String, contents: String)] {
         let names = Names(name)
         let folder = "\(root)/\(language.rawValue)/"
         return EmbeddedFiles.all.compactMap { file in

@@ -1,20 +1,20 @@
 import Foundation
 
-/// A probe child started ahead of time, for hot reload: starting the host executable costs about 100 ms
-/// (mostly the dynamic loader mapping the engine's libraries), so a spare child is started, waits for a file's
-/// path on its stdin, and the next one is started as soon as it is used. A rebuilt plugin is still validated in
-/// a child process before it is `dlopen`ed in the host; only the wait for the child to start is gone.
+/// A probe child started ahead of time, for hot reload: starting the host executable was most of a reload's time
+/// (mostly the dynamic loader mapping the engine's libraries; figures in docs/engine.md), so a spare child is started,
+/// waits for a file's path on its stdin, and the next one is started as soon as it is used. A rebuilt plugin is still
+/// validated in a child process before it is `dlopen`ed in the host; only the wait for the child to start is gone.
 ///
 /// The path goes over a socket (written with `MSG_NOSIGNAL`), so a spare that died meanwhile cannot take the
 /// host down with `SIGPIPE`; that probe then runs in a child started on the spot. When the host stops (or
 /// dies), the spare's stdin ends and it exits without loading anything.
 @MainActor
-public final class SpareProbe {
+package final class SpareProbe {
     private let launcher: PluginProcessLauncher
     private var spare: (child: PluginProbe.Child, socket: Int32)?
 
     /// Starts the first spare child (none when the launcher has no ``PluginProcessLauncher/spareProbeArguments``).
-    public init(launcher: PluginProcessLauncher) {
+    package init(launcher: PluginProcessLauncher) {
         self.launcher = launcher
         startSpare()
     }
@@ -23,7 +23,7 @@ public final class SpareProbe {
 
     /// Inspects `file` in the spare child (or a new one when there is none), as
     /// ``PluginProbe/inspect(file:launcher:timeout:)`` does, then starts the next spare.
-    public func inspect(file: String, timeout: Double = 10) -> PluginStatus {
+    package func inspect(file: String, timeout: Double = 10) -> PluginStatus {
         let file = PluginLoader.absolutePath(file)
         defer { startSpare() }
         guard let (child, socket) = spare else {
@@ -41,7 +41,7 @@ public final class SpareProbe {
     }
 
     /// Lets the spare child go: its stdin ends and it exits.
-    public func stop() {
+    package func stop() {
         guard let (_, socket) = spare else { return }
         spare = nil
         close(socket)

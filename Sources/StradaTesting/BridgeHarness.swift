@@ -4,7 +4,7 @@ public import StradaCore
 /// A page with your components over an ``InMemoryWebView``: send it messages as the web would, read what
 /// native sent back as values — no web view, no script text.
 ///
-/// The harness owns a ``Bridge`` on an in-memory web view, a ``BridgeDelegate`` for the given component
+/// The harness owns a `Bridge` on an in-memory web view, a `BridgeDelegate` for the given component
 /// types and a ``TestDestination`` whose ``RecordingControls`` show what the components put on screen.
 /// The page is active from the start, as after `webViewDidBecomeActive(_:)`.
 ///
@@ -23,9 +23,9 @@ public final class BridgeHarness {
     /// to play a redirect or a failing page.
     public let webView: InMemoryWebView
     /// The bridge under test.
-    public let bridge: Bridge
+    package let bridge: Bridge
     /// The page: creates the components and routes messages to them by the URL rule.
-    public let delegate: BridgeDelegate
+    package let delegate: BridgeDelegate
     /// Where the components show their native controls.
     public let destination: TestDestination
 

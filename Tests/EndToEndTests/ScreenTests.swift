@@ -265,7 +265,6 @@ extension ScreenTests {
         }
         try await app.stop()
     }
-
 }
 
 /// The real Turbo, fetched from PyPI at test time (never committed): `scripts/fetch-turbo` prints its path.

@@ -4,36 +4,37 @@ import StradaCore
 import TestSupport
 import Testing
 
-/// The automation protocol: one vocabulary, and the README documents exactly that vocabulary.
+/// The automation protocol: one vocabulary, and docs/automation.md documents exactly that vocabulary.
 struct AutomationProtocolTests {
-    static let readme: String = {
-        (try? String(contentsOfFile: Repository.path("README.md"), encoding: .utf8)) ?? ""
+    static let page: String = {
+        (try? String(contentsOfFile: Repository.path("docs/automation.md"), encoding: .utf8)) ?? ""
     }()
 
-    /// The README section between `## The automation channel` and the next `## ` heading.
-    static var channelSection: Substring {
-        guard let start = readme.range(of: "## The automation channel") else { return "" }
-        let rest = readme[start.upperBound...]
+    /// The part of docs/automation.md between `## <heading>` and the next `## ` heading.
+    static func section(_ heading: String) -> Substring {
+        guard let start = page.range(of: "\n## \(heading)\n") else { return "" }
+        let rest = page[start.upperBound...]
         let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
         return rest[..<end]
     }
 
-    @Test func theREADMEsEventTableListsEveryEventAndNoOther() throws {
+    @Test func theEventTableListsEveryEventAndNoOther() throws {
         var documented: Set<String> = []
-        for line in Self.channelSection.split(separator: "\n") where line.hasPrefix("| `") {
+        for line in Self.section("Events").split(separator: "\n") where line.hasPrefix("| `") {
             let firstColumn = line.dropFirst(2).prefix { $0 != "|" }
             for name in firstColumn.split(separator: "`").enumerated() where name.offset % 2 == 0 {
                 documented.insert(String(name.element))
             }
         }
+        #expect(!documented.isEmpty, "no event table under docs/automation.md's \"## Events\"")
         let known = Set(AutomationEvent.Name.allCases.filter { $0 != .benchmarkRoundtrip }.map(\.rawValue))
         #expect(documented.subtracting(known).sorted() == [], "documented but not an event")
-        #expect(known.subtracting(documented).sorted() == [], "an event the README does not list")
+        #expect(known.subtracting(documented).sorted() == [], "an event docs/automation.md does not list")
     }
 
-    @Test func theREADMEsCommandExamplesCoverEveryCommandAndEachParses() throws {
+    @Test func theCommandExamplesCoverEveryCommandAndEachParses() throws {
         var documented: Set<String> = []
-        for line in Self.channelSection.split(separator: "\n") where line.hasPrefix("{\"command\"") {
+        for line in Self.section("Commands").split(separator: "\n") where line.hasPrefix("{\"command\"") {
             let command = try AutomationCommand(line: String(line))
             documented.insert(command.name.rawValue)
         }

@@ -1,6 +1,6 @@
-import Testing
 import StradaCore
 import StradaTesting
+import Testing
 
 @MainActor
 struct BridgeComponentTests {

@@ -1,7 +1,7 @@
 import Logging
-import Testing
 import StradaCore
 import StradaTesting
+import Testing
 
 @MainActor
 struct BridgeTests {
@@ -52,6 +52,14 @@ struct BridgeTests {
         #expect(dropped == ["no page owns this web view"])
     }
 
+    @Test func readyReachesTheHostBeforeTheObserver() {
+        var heard: [String] = []
+        bridge.onReady = { heard.append("onReady") }
+        bridge.observer = { if case .ready = $0 { heard.append("observer") } }
+        bridge.receive(json: #""ready""#)
+        #expect(heard == ["onReady", "observer"])
+    }
+
     @Test("B3 replying after the web view is gone returns false") func replyingAfterTheWebViewIsGoneReturnsFalse() {
         var view: InMemoryWebView? = InMemoryWebView()
         let orphan = Bridge(webView: view!)
@@ -77,9 +85,12 @@ struct BridgeLimitTests {
             webView: InMemoryWebView(), logger: Logger(label: "test") { _ in InMemoryLogHandler(store: store) })
         var rejected = 0
         bridge.observer = { if case .rejected = $0 { rejected += 1 } }
+        let start = ContinuousClock.now
         for _ in 0..<10_000 { bridge.receive(json: "not json") }
+        let seconds = Int((ContinuousClock.now - start).components.seconds) + 1  // windows the flood touched
         #expect(rejected == 10_000)
-        #expect(store.messages.count == 3)  // at most 10 lines a second, and 3 of one kind
+        // 3 lines of one kind a second: 3 when the flood fits in a second (a loaded machine can take longer).
+        #expect(store.messages.count >= 3 && store.messages.count <= 3 * (seconds + 1), "\(seconds) s")
     }
 
     @Test func aMessageLargerThanTheSizeLimitIsRejected() {

@@ -1,6 +1,7 @@
-@testable import StradaEngineGTK
 import StradaCore
 import Testing
+
+@testable import StradaEngineGTK
 
 /// The snapshots of menus, dialogs and searches are built from `ControlSpec`'s JSON; the automation channel
 /// must see exactly the fields, and the order, it always did (no `anchorButton`, the snapshot's own `kind`).

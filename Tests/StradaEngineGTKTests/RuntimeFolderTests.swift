@@ -1,5 +1,6 @@
-@testable import StradaEngineGTK
 import Testing
+
+@testable import StradaEngineGTK
 
 /// Which runtime folder WebKit's sandbox will put its proxy sockets in, and when it is too long for them.
 struct RuntimeFolderTests {

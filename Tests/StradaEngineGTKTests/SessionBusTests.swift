@@ -1,5 +1,6 @@
-@testable import StradaEngineGTK
 import Testing
+
+@testable import StradaEngineGTK
 
 /// What a `DBUS_SESSION_BUS_ADDRESS` names, with a made-up file system: the sockets in `present` exist.
 struct SessionBusTests {

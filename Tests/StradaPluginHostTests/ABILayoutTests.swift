@@ -3,6 +3,7 @@ import Foundation
 import StradaCore
 import TestSupport
 import Testing
+
 @testable import StradaPluginHost
 
 /// The Swift mirror of `SDK/CStradaPlugin/layout_checks.c`: every struct of every header, every field's offset,

@@ -4,6 +4,7 @@ import Logging
 import StradaCore
 import TestSupport
 import Testing
+
 @testable import StradaPluginHost
 
 /// The parsed-messages extension ("dev.strada.parsed-messages/1"): a plugin that offers it gets each message

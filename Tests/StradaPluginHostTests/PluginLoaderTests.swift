@@ -4,6 +4,7 @@ import Logging
 import StradaCore
 import TestSupport
 import Testing
+
 @testable import StradaPluginHost
 
 /// Loads real shared libraries with dlopen: the form plugin built by this package, and small C libraries

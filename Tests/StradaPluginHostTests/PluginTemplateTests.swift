@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import StradaPluginHost
 import TestSupport
+import Testing
 
 /// `strada-host plugin new`: each template, generated into a fresh folder, builds and passes its own test.
 @Suite(.serialized, .oneAtATime, .temporaryDirectories)

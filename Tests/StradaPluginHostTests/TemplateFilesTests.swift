@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import StradaPluginHost
 
 /// The `plugin new` templates are real files under SDK/templates, compiled in: what is compiled in is what is

@@ -1,5 +1,5 @@
-public import Testing
 import Foundation
+public import Testing
 
 /// Folders a test writes to, removed when the test ends.
 ///

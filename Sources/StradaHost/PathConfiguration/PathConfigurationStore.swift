@@ -1,21 +1,21 @@
 import Foundation
-import StradaPluginHost
 import Logging
 import StradaCore
-public import StradaNavigation
+import StradaNavigation
+import StradaPluginHost
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Where a path configuration comes from: a file shipped with the app, or the app's server.
-public enum PathConfigurationSource: Sendable, Equatable, CustomStringConvertible {
+package enum PathConfigurationSource: Sendable, Equatable, CustomStringConvertible {
     case file(String)
     case server(String)
 
     /// `text` as given to `--path-configuration`: an http(s) URL is the server, anything else a file path
     /// (`file://` URLs too).
-    public init(_ text: String) {
+    package init(_ text: String) {
         let lower = text.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://") {
             self = .server(text)
@@ -26,7 +26,7 @@ public enum PathConfigurationSource: Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .file(let path): path
         case .server(let url): url

@@ -1,24 +1,24 @@
 import Foundation
-public import StradaCore
+package import StradaCore
 
 /// A Hotwire Native path configuration: app `settings` and navigation `rules`, in the JSON format the same
 /// app's iOS and Android builds read — `{"settings": {…}, "rules": [{"patterns": [regex…], "properties":
 /// {…}}]}`. Every rule whose patterns match a URL applies, in order; a later rule's properties win.
-public struct PathConfiguration: Sendable {
+package struct PathConfiguration: Sendable {
     /// The app's own settings (feature flags and the like), handed to plugins unchanged. One key is ours:
     /// `"match_query_strings": false` matches patterns against the path alone (upstream's app-code switch).
-    public let settings: JSONObject
+    package let settings: JSONObject
     /// The document's rules, in order.
-    public let rules: [PathRule]
+    package let rules: [PathRule]
 
     /// An empty configuration: no settings, no rules of the app's (the historical-location rules still apply).
-    public init() {
+    package init() {
         settings = [:]
         rules = []
     }
 
     /// Reads a path configuration document. The error names the key that is wrong and says what to write.
-    public init(json text: String) throws(PathConfigurationError) {
+    package init(json text: String) throws(PathConfigurationError) {
         let document: JSON
         do {
             document = try JSON(parsing: text)
@@ -49,14 +49,14 @@ public struct PathConfiguration: Sendable {
     }
 
     /// Whether patterns see the query string too (the default, as upstream's).
-    public var matchesQueryStrings: Bool {
+    package var matchesQueryStrings: Bool {
         if case .bool(let value)? = settings["match_query_strings"] { return value }
         return true
     }
 
     /// The properties for a visit to `url`: every matching rule's, in order, later ones winning; then the
     /// historical-location routes turbo-rails redirects to, which always apply.
-    public func properties(for url: String) -> PathProperties {
+    package func properties(for url: String) -> PathProperties {
         let subject = Self.matchSubject(of: url, query: matchesQueryStrings)
         var merged: JSONObject = [:]
         for rule in rules + Self.historicalLocationRules where rule.matches(subject) {
@@ -88,9 +88,9 @@ public struct PathConfiguration: Sendable {
 
 /// One rule: regular-expression `patterns` (searched in the URL's path and query, as upstream's) and the
 /// `properties` it gives a visit that matches any of them.
-public struct PathRule: Sendable {
-    public let patterns: [String]
-    public let properties: JSONObject
+package struct PathRule: Sendable {
+    package let patterns: [String]
+    package let properties: JSONObject
     private let expressions: [Expression]
 
     /// NSRegularExpression is immutable and thread-safe once made.
@@ -150,8 +150,8 @@ public struct PathRule: Sendable {
 }
 
 /// A path configuration that cannot be used, and why: one line naming the key and what to write instead.
-public struct PathConfigurationError: Error, CustomStringConvertible, Sendable {
-    public let reason: String
+package struct PathConfigurationError: Error, CustomStringConvertible, Sendable {
+    package let reason: String
     package init(_ reason: String) { self.reason = reason }
-    public var description: String { reason }
+    package var description: String { reason }
 }

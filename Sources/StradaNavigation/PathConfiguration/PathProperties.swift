@@ -1,46 +1,46 @@
-public import StradaCore
+package import StradaCore
 
 /// The properties of the rules that matched a URL, with upstream's meaning for the keys Hotwire Native knows;
 /// every other key is kept (``raw``) and handed to plugins.
-public struct PathProperties: Sendable, Equatable {
+package struct PathProperties: Sendable, Equatable {
     /// Where a visit is shown: the main stack, or a modal over it.
-    public enum Context: String, Sendable, CaseIterable {
+    package enum Context: String, Sendable, CaseIterable {
         case `default`, modal
     }
 
     /// What a visit does to its stack.
-    public enum Presentation: String, Sendable, CaseIterable {
+    package enum Presentation: String, Sendable, CaseIterable {
         case `default`, push, pop, replace, replaceRoot = "replace_root", clearAll = "clear_all", refresh, none
     }
 
     /// Whether a visit that differs from the screen shown only in its query string replaces it.
-    public enum QueryStringPresentation: String, Sendable, CaseIterable {
+    package enum QueryStringPresentation: String, Sendable, CaseIterable {
         case `default`, replace
     }
 
     /// Every property, as the rules gave it.
-    public let raw: JSONObject
+    package let raw: JSONObject
 
-    public init(_ raw: JSONObject = [:]) { self.raw = raw }
+    package init(_ raw: JSONObject = [:]) { self.raw = raw }
 
-    public var context: Context { raw["context"]?.stringValue.flatMap(Context.init(rawValue:)) ?? .default }
-    public var presentation: Presentation {
+    package var context: Context { raw["context"]?.stringValue.flatMap(Context.init(rawValue:)) ?? .default }
+    package var presentation: Presentation {
         raw["presentation"]?.stringValue.flatMap(Presentation.init(rawValue:)) ?? .default
     }
-    public var queryStringPresentation: QueryStringPresentation {
+    package var queryStringPresentation: QueryStringPresentation {
         raw["query_string_presentation"]?.stringValue.flatMap(QueryStringPresentation.init(rawValue:)) ?? .default
     }
     /// A native screen a plugin provides instead of the web page (iOS's key).
-    public var viewController: String? { raw["view_controller"]?.stringValue }
+    package var viewController: String? { raw["view_controller"]?.stringValue }
     /// A title for the screen before (or instead of) the page's own.
-    public var title: String? { raw["title"]?.stringValue }
+    package var title: String? { raw["title"]?.stringValue }
     /// One of turbo-rails' historical-location routes.
-    public var isHistoricalLocation: Bool { raw["historical_location"] == .bool(true) }
+    package var isHistoricalLocation: Bool { raw["historical_location"] == .bool(true) }
 
     /// The size of a modal over a window of `parent` size: `width` and `height` (pixels) if the rule gives
     /// them, else by `modal_style` — `large` (the default) 80 % of the window, `medium`, `page_sheet` and
     /// `form_sheet` 60 %, `full` the window's size. Never smaller than 360 × 240.
-    public func modalSize(over parent: (width: Int, height: Int)) -> (width: Int, height: Int) {
+    package func modalSize(over parent: (width: Int, height: Int)) -> (width: Int, height: Int) {
         let share: Double =
             switch raw["modal_style"]?.stringValue {
             case "full": 1.0
@@ -57,7 +57,7 @@ public struct PathProperties: Sendable, Equatable {
     }
 
     /// The properties as one JSON object.
-    public var json: JSON { .object(raw) }
+    package var json: JSON { .object(raw) }
 
     /// Checks the values of the keys with a known meaning; other keys may hold anything.
     static func validate(_ raw: JSONObject, at place: String) throws(PathConfigurationError) {

@@ -1,9 +1,9 @@
 import CStradaPlugin
 import Dispatch
 import Foundation
-public import Logging
-public import StradaCore
+package import Logging
 import StradaAutomation
+package import StradaCore
 
 /// The host side of `--isolate`: one worker process per plugin, the same ABI behind JSON lines carried by a
 /// ``WorkerConnection`` (its own I/O thread: the main thread never waits on a worker). A worker that crashes,
@@ -13,30 +13,30 @@ import StradaAutomation
 /// which is the likely culprit: replaying it would crash the new worker too). After 3 crashes in a minute the
 /// plugin is disabled and its components ignore messages, until a new build loads.
 @MainActor
-public final class IsolatedPlugin {
+package final class IsolatedPlugin {
     /// What happened to a worker.
-    public enum Event: Sendable {
+    package enum Event: Sendable {
         case crashed(path: String, id: String, reason: String)
         case restarted(path: String, id: String)
         case disabled(path: String, id: String)
     }
 
     /// Seconds a worker has to load its plugin and say hello (start, restart, reload); then it is killed.
-    public static let helloTimeout = 5.0
+    package static let helloTimeout = 5.0
     /// Seconds without progress and without an answer to a heartbeat after which a worker is killed.
     static let silenceLimit = 3.0
 
-    public let path: String
-    public private(set) var id = ""
-    public private(set) var version = ""
-    public private(set) var componentNames: [String] = []
+    package let path: String
+    package private(set) var id = ""
+    package private(set) var version = ""
+    package private(set) var componentNames: [String] = []
     /// Sees crashes, restarts and disabling.
-    public var onEvent: (@MainActor (Event) -> Void)?
+    package var onEvent: (@MainActor (Event) -> Void)?
     /// Sees each message not delivered (the plugin is disabled, or its worker is far behind), with the reason.
-    public var onDropped: (@MainActor (Message, String) -> Void)?
+    package var onDropped: (@MainActor (Message, String) -> Void)?
     /// Three crashes in a minute (or a failed restart): its components ignore messages until a new build
     /// (``reload(from:completion:)``) or a new host.
-    public private(set) var disabled = false
+    package private(set) var disabled = false
 
     let logger: Logger
     private let memoryLimitMB: Int
@@ -82,7 +82,7 @@ public final class IsolatedPlugin {
     /// Starts one worker per plugin, all at once, and waits for them to load (at most `timeout` seconds for all
     /// together: start-up only, before the window exists). `file` is what the worker loads (a staged copy of
     /// `path`, or `path`). A worker that fails, crashes or hangs while loading is one ``PluginLoadError``.
-    public static func start(
+    package static func start(
         _ plugins: [(path: String, file: String?)], launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024,
         timeout: Double = helloTimeout, logger: Logger
     ) -> [Result<IsolatedPlugin, PluginLoadError>] {
@@ -112,7 +112,7 @@ public final class IsolatedPlugin {
 
     /// Starts a worker for `path` (loading `file`) without waiting; `completion` gets the plugin once it has
     /// loaded, or why not (after at most ``helloTimeout`` seconds).
-    public static func start(
+    package static func start(
         path: String, file: String?, launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024, logger: Logger,
         completion: @escaping @MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void
     ) {
@@ -122,7 +122,7 @@ public final class IsolatedPlugin {
     }
 
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
-    public var registrations: [ComponentRegistration] {
+    package var registrations: [ComponentRegistration] {
         componentNames.map { name in
             ComponentRegistration(name: name) { [weak self, id] destination, delegate in
                 let component = IsolatedComponent(
@@ -354,7 +354,7 @@ public final class IsolatedPlugin {
 
     /// Calls the manifest action `action` in the worker (as ``LoadedPlugin/call(action:arguments:)`` does in
     /// process); `completion` gets the result, or why there is none. Nothing waits on the main thread.
-    public func call(
+    package func call(
         action: String, arguments: [JSON], completion: @escaping @MainActor (_ result: JSON?, _ error: String?) -> Void
     ) {
         let number = nextCall
@@ -382,7 +382,7 @@ public final class IsolatedPlugin {
     /// message replayed), and a disabled plugin is enabled again. If it does not load (error, crash, no hello in
     /// ``helloTimeout`` s), the old worker keeps serving. `completion` gets the names of the live components
     /// brought back, or the error. Nothing here waits on the main thread.
-    public func reload(
+    package func reload(
         from file: String, completion: @escaping @MainActor (_ names: [String]?, _ error: PluginLoadError?) -> Void
     ) {
         if let pending, case .reload(_, let earlier) = pending.purpose {
@@ -397,7 +397,7 @@ public final class IsolatedPlugin {
     }
 
     /// Stops the worker (host exit, or the plugin file was removed).
-    public func shutdown() {
+    package func shutdown() {
         failCalls("the host is stopping it")
         heartbeat?.cancel()
         heartbeat = nil

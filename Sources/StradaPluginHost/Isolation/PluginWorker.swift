@@ -1,16 +1,16 @@
 import CStradaPlugin
-import StradaABI
 import Dispatch
 import Foundation
-public import Logging
-import StradaCore
+package import Logging
+import StradaABI
 import StradaAutomation
+import StradaCore
 
 /// The worker side of `--isolate`: runs one plugin in its own process (`strada-host plugin worker <file>`)
 /// and speaks JSON lines with the host on stdin/stdout. The plugin sees the same ABI; its host calls are
 /// forwarded to the host process. If the plugin crashes, hangs or runs out of memory, only this process dies.
 @MainActor
-public final class PluginWorker {
+package final class PluginWorker {
     private let plugin: LoadedPlugin
     private var descriptor: PluginDescriptor { plugin.descriptor }
     private var instances: [Int: (forwarder: WorkerInstance, handle: OpaquePointer, instance: OpaquePointer)] = [:]
@@ -23,7 +23,7 @@ public final class PluginWorker {
     /// The environment variable holding the host's process id.
     nonisolated static let hostEnvironmentKey = "STRADA_WORKER_HOST"
 
-    nonisolated public static func run(file: String, logger: Logger) -> Never {
+    nonisolated package static func run(file: String, logger: Logger) -> Never {
         dieWithHost()
         if let codec = ProcessInfo.processInfo.environment[codecEnvironmentKey] {
             Strada.config.codec = CodecSettings(json: codec)

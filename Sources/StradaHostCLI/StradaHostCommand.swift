@@ -1,11 +1,11 @@
 import ArgumentParser
+import Foundation
 import StradaHost
 import StradaPluginHost
-import Foundation
 
 /// `strada-host`: runs web apps with native components loaded from plugins.
 @main
-struct StradaHost: ParsableCommand {
+struct StradaHostCommand: ParsableCommand {
     static func main() {
         StartupTimeline.begin()  // the host's start-up phases are timed from here (the host.startup event)
         // A parent may have started us with signals blocked (threads of a test runner do): unblock them,
