@@ -95,7 +95,7 @@ let package = Package(
             dependencies: [
                 "StradaCore", "StradaNavigation", "CWebKitGTK", .product(name: "Logging", package: "swift-log"),
             ],
-            exclude: ["EmbeddedFiles.txt"],  // SDK/web/adapter.js and relay.js, compiled in by EmbedFiles
+            exclude: ["EmbeddedFiles.txt"],  // the page scripts of SDK/web, compiled in by EmbedFiles
             swiftSettings: strictSwift,
             plugins: ["EmbedFiles"]
         ),
@@ -177,10 +177,14 @@ let package = Package(
                     .product(name: "Logging", package: "swift-log"),
                 ]
             ),
-            .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"], exclude: ["Fixtures", "Snapshots"]),
+            .testTarget(
+                name: "EndToEndTests", dependencies: ["TestSupport", "StradaAutomation", "StradaCore"],
+                exclude: ["Fixtures", "Snapshots"]),
             // What the test targets share: the repository root, the real host driven through its automation
             // channel, one process runner, the C compiler, a local HTTP server, temporary folders removed per test.
-            .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSwift),
+            .target(
+                name: "TestSupport", dependencies: ["StradaAutomation", "StradaCore"], path: "Tests/TestSupport",
+                swiftSettings: strictSwift),
             // Build time only (SwiftPM package plugins; runtime component plugins are in Plugins/): compiles the
             // files a target lists in its EmbeddedFiles.txt into it as strings, so the installed binary needs no
             // checkout. One more embedded file is one more line in that list.

@@ -6,26 +6,19 @@
  * It installs `window.nativeBridge` (platform "linux"), says "ready", and attaches to whichever web library
  * the page loads (`window.HotwireNative.web` or `window.Strada.web`), before or after this script ran.
  * It cannot reach the engine itself: each message goes as JSON text to the relay (relay.js, an isolated
- * world) in a `CustomEvent("strada-linux:post", {detail: text})` on `document` (a message too large for
- * the bridge as a short notice in "strada-linux:oversized", never as text). It asks for the relay with
- * "strada-linux:hello" and queues messages until the relay answers "strada-linux:relay" (WebKit does not
- * order the two scripts). These names are fixed here; AdapterScript.swift holds the same names and
- * Tests/StradaEngineGTKTests checks they match.
+ * world) through the handshake of relay-handshake.js (`openRelay`, which AdapterScript.swift puts in front of
+ * this script); a message too large for the bridge goes as a short notice, never as text.
  */
 (function () {
   "use strict";
   if (window.nativeBridge && window.nativeBridge.__stradaLinux) return;
-  var dispatch = document.dispatchEvent.bind(document);
+  var relay = openRelay();
   var stringify = JSON.stringify;
   var parse = JSON.parse;
-  var relayed = false;
-  var waiting = [];
-  function send(text) { dispatch(new CustomEvent("strada-linux:post", { detail: text })); }
   // Messages sent in one JavaScript task go out as one post at the end of the task (a microtask): a lone
   // message as its own JSON text, several as a JSON array of them ("[m1,m2]"). A batch stops growing at
-  // 256 KiB of text, so larger messages travel alone; the order is the order they were sent in. (At 1 MiB, a
-  // flood's batches cost the web process ~17 MB and the host ~8 MB more at their peaks (VmHWM, 100,000
-  // messages in one task); 20,000 messages at once went through as fast either way.)
+  // 256 KiB of text, so larger messages travel alone; the order is the order they were sent in. (A larger
+  // cap costs both processes memory at a flood's peak for no speed: docs/engine.md, "Figures behind comments".)
   var batchLimit = 262144;
   var outbox = [];
   var outboxLength = 0;
@@ -34,7 +27,7 @@
     var texts = outbox;
     outbox = [];
     outboxLength = 0;
-    send(texts.length === 1 ? texts[0] : "[" + texts.join(",") + "]");
+    relay.post(texts.length === 1 ? texts[0] : "[" + texts.join(",") + "]");
   }
   function enqueue(text) {
     if (outbox.length > 0 && outboxLength + text.length > batchLimit) flush();
@@ -49,7 +42,7 @@
   var limit = 16777216;
   function oversized(notice) {
     flush();
-    dispatch(new CustomEvent("strada-linux:oversized", { detail: notice }));
+    relay.oversized(notice);
   }
   // A lower bound of JSON.stringify(value).length: the strings (values and the keys they stand under, with
   // their quotes) of plain objects and arrays. Whatever JSON.stringify might turn into something else (a
@@ -92,28 +85,13 @@
     }
     return stringify(shown).slice(0, -1);
   }
-  document.addEventListener("strada-linux:relay", function () {
-    if (relayed) return;
-    relayed = true;
-    var queued = waiting;
-    waiting = [];
-    for (var i = 0; i < queued.length; i++) {
-      if (typeof queued[i] === "string") enqueue(queued[i]); else oversized(queued[i].notice);
-    }
-  }, true);
   var channel = {
     postMessage: function (message) {
       var least = leastLength(message);
-      if (least > limit) {
-        var notice = least + " " + headOf(message);
-        if (relayed) oversized(notice); else waiting.push({ notice: notice });
-        return;
-      }
-      var text = stringify(message);
-      if (relayed) enqueue(text); else waiting.push(text);
+      if (least > limit) oversized(least + " " + headOf(message));
+      else enqueue(stringify(message));
     }
   };
-  dispatch(new CustomEvent("strada-linux:hello"));
   var resolveRegistered;
   var registered = new Promise(function (resolve) { resolveRegistered = resolve; });
   var attachedTo = null;

@@ -10,11 +10,9 @@
  * and the host handles them natively.
  *
  * ─── Page → native ────────────────────────────────────────────────────────────────────────────────────
- * Each message is JSON text handed to the relay exactly as the bridge adapter does it: a
- * `CustomEvent("strada-linux:post", {detail: text})` dispatched on `document`. Until the relay has
- * announced itself (event "strada-linux:relay" on document) messages are queued, and the script asks for
- * the announcement by dispatching "strada-linux:hello". Every Turbo message is an object with a string
- * "turbo" key (bridge messages never have one). URLs are absolute strings.
+ * Each message is JSON text handed to the relay through the same handshake as the bridge adapter's
+ * (relay-handshake.js, `openRelay`, which AdapterScript.swift puts in front of this script). Every Turbo
+ * message is an object with a string "turbo" key (bridge messages never have one). URLs are absolute strings.
  *
  *   {turbo:"ready", location, restorationIdentifier, title, turboVersion}
  *       once per document (= per cold boot), when Turbo was found, our adapter registered and the DOM
@@ -86,40 +84,21 @@
 
   // MARK: - Page → native, through the relay
 
-  var POST_EVENT = "strada-linux:post";
-  var HELLO_EVENT = "strada-linux:hello";
-  var RELAY_READY_EVENT = "strada-linux:relay";
+  var relay = openRelay();
 
   // Kept before the page can replace them.
   var dispatch = document.dispatchEvent.bind(document);
   var stringify = JSON.stringify;
-  var PageCustomEvent = window.CustomEvent;
   var PageEvent = window.Event;
   var setTimer = window.setTimeout.bind(window);
   var clearTimer = window.clearTimeout.bind(window);
   var requestFrame = typeof window.requestAnimationFrame === "function" ? window.requestAnimationFrame.bind(window) : null;
 
-  var relayed = false;
-  var waiting = [];   // JSON texts sent before the relay announced itself
-
-  function transmit(text) {
-    if (relayed) dispatch(new PageCustomEvent(POST_EVENT, { detail: text }));
-    else waiting.push(text);
-  }
-
-  document.addEventListener(RELAY_READY_EVENT, function () {
-    if (relayed) return;
-    relayed = true;
-    var queued = waiting;
-    waiting = [];
-    for (var i = 0; i < queued.length; i++) dispatch(new PageCustomEvent(POST_EVENT, { detail: queued[i] }));
-  }, true);
-
   // Messages leave in order. One that waits for a repaint holds back every message posted after it.
   var outbox = [];   // {text, ready}
 
   function flushOutbox() {
-    while (outbox.length > 0 && outbox[0].ready) transmit(outbox.shift().text);
+    while (outbox.length > 0 && outbox[0].ready) relay.post(outbox.shift().text);
   }
 
   function post(message, afterRepaint) {
@@ -147,8 +126,6 @@
     timer = setTimer(run, 250);
     requestFrame(function () { requestFrame(run); });
   }
-
-  dispatch(new PageCustomEvent(HELLO_EVENT));
 
   // MARK: - Helpers
 

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -9,9 +11,8 @@ struct HostilePageTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/hostile-iframe.html"),
             arguments: ["--plugins", try PluginsDirectory.make()])
-        let result = try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("RESULT") == true }
-        #expect(
-            result["title"] as? String == "RESULT page-channel=hidden channel=blocked adapter=blocked relay=blocked")
+        let result = try await host.waitFor(.pageTitle) { $0["title"]?.stringValue?.hasPrefix("RESULT") == true }
+        #expect(result["title"] == "RESULT page-channel=hidden channel=blocked adapter=blocked relay=blocked")
         try await Task.sleep(for: .milliseconds(300))
         #expect(!host.lines.contains { $0.contains("evil") })
         try host.send(["command": "quit"])
@@ -23,20 +24,16 @@ struct HostilePageTests {
         defer { server.stop() }
         let allowed = "http://127.0.0.1:\(server.port)/origin-probe.html"
         let host = try HostProcess(page: allowed, arguments: ["--plugins", try PluginsDirectory.make()])
-        try await host.waitFor("page.title") { $0["title"] as? String == "bridge=object host=127.0.0.1:\(server.port)" }
+        try await host.waitFor(.pageTitle) { $0["title"] == .string("bridge=object host=127.0.0.1:\(server.port)") }
 
         try host.send(["command": "navigate", "url": "http://localhost:\(server.port)/origin-probe.html"])
-        let committed = try await host.waitFor("page.committed") {
-            ($0["url"] as? String)?.contains("localhost") == true
-        }
-        #expect(committed["bridged"] as? Bool == false)
-        try await host.waitFor("page.title") {
-            $0["title"] as? String == "bridge=undefined host=localhost:\(server.port)"
-        }
+        let committed = try await host.waitFor(.pageCommitted) { $0["url"]?.stringValue?.contains("localhost") == true }
+        #expect(committed["bridged"] == false)
+        try await host.waitFor(.pageTitle) { $0["title"] == .string("bridge=undefined host=localhost:\(server.port)") }
 
         try host.send(["command": "navigate", "url": allowed])
-        try await host.waitFor("page.committed") { ($0["url"] as? String) == allowed && $0["bridged"] as? Bool == true }
-        try await host.waitFor("bridge.registered")
+        try await host.waitFor(.pageCommitted) { $0["url"] == .string(allowed) && $0["bridged"] == true }
+        try await host.waitFor(.bridgeRegistered)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -47,8 +44,8 @@ struct HostilePageTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/hostile-messages.html"),
             arguments: ["--plugins", try PluginsDirectory.make(), "--automation-events", "page,control"] + isolation)
-        let added = try await host.waitFor("control.added", timeout: 60)
-        #expect((added["control"] as? [String: Any])?["title"] as? String == "Still here")
+        let added = try await host.waitFor(.controlAdded, timeout: 60)
+        #expect(added["control"]?["title"] == "Still here")
         let log = host.standardError
         for reason in [
             "invalid literal", "message has no string \"id\"", "has \"data\" that is not an object",

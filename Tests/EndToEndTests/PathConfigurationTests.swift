@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -34,42 +36,42 @@ struct PathConfigurationTests {
         let host = try HostProcess(
             page: server.url("/links?click=settings"),
             arguments: ["--plugins", plugins, "--path-configuration", configuration])
-        let loaded = try await host.waitFor("path-configuration.loaded")
-        #expect(loaded["rules"] as? Int == 2 && loaded["source"] as? String == configuration)
+        let loaded = try await host.waitFor(.pathConfigurationLoaded)
+        #expect(loaded["rules"] == 2 && loaded["source"] == .string(configuration))
 
         // Turbo proposes /settings; the rules that matched travel with the proposal; the screen is native.
-        let proposed = try await host.waitFor("visit.proposed")
-        let properties = proposed["properties"] as? [String: Any]
-        #expect(properties?["view_controller"] as? String == "settings")
-        #expect(properties?["pull_to_refresh_enabled"] as? Bool == true)
-        let pushed = try await host.waitFor("screen.pushed") { $0["depth"] as? Int == 2 }
-        #expect(pushed["view"] as? String == "settings" && pushed["url"] as? String == server.url("/settings"))
+        let proposed = try await host.waitFor(.visitProposed)
+        let properties = proposed["properties"]
+        #expect(properties?["view_controller"] == "settings")
+        #expect(properties?["pull_to_refresh_enabled"] == true)
+        let pushed = try await host.waitFor(.screenPushed) { $0["depth"] == 2 }
+        #expect(pushed["view"] == "settings" && pushed["url"] == .string(server.url("/settings")))
         #expect(host.standardError.contains("settings screen built for \(server.url("/settings"))"))
         // The web view never loaded /settings (the demo has no such page).
         #expect(
-            !host.events.contains {
-                ($0["url"] as? String)?.hasSuffix("/settings") == true && $0["event"] as? String == "page.committed"
+            !host.typedEvents.contains {
+                $0["url"]?.stringValue?.hasSuffix("/settings") == true && HostProcess.name(of: $0) == .pageCommitted
             })
 
         let picture = (try TemporaryDirectory.make("shot") as NSString).appendingPathComponent("native.png")
         var mark = host.events.count
         try host.send(["command": "screenshot", "path": picture])
-        try await host.waitFor("command.ok", after: mark)
+        try await host.waitFor(.commandOK, after: mark)
         #expect((try? FileManager.default.attributesOfItem(atPath: picture)[.size] as? Int) ?? 0 > 1000)
 
         // Back: the links page again, the plugin was told its screen is gone.
         mark = host.events.count
         try host.send(["command": "back"])
-        let popped = try await host.waitFor("screen.popped", after: mark)
-        #expect(popped["depth"] as? Int == 1 && popped["view"] == nil)
+        let popped = try await host.waitFor(.screenPopped, after: mark)
+        #expect(popped["depth"] == 1 && popped["view"] == nil)
         try await Task.sleep(for: .milliseconds(200))
         #expect(host.standardError.contains("settings screen destroyed"))
 
         // The `visit` command is routed by the same rules.
         mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/settings")])
-        let again = try await host.waitFor("screen.pushed", after: mark)
-        #expect(again["view"] as? String == "settings" && again["depth"] as? Int == 2)
+        let again = try await host.waitFor(.screenPushed, after: mark)
+        #expect(again["view"] == "settings" && again["depth"] == 2)
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
     }
@@ -84,13 +86,13 @@ struct PathConfigurationTests {
                 "--plugins", try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so"]),
                 "--path-configuration", configuration,
             ])
-        try await host.waitFor("turbo.ready")
+        try await host.waitFor(.turboReady)
         let mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/posts")])
-        let pushed = try await host.waitFor("screen.pushed", after: mark)
-        #expect(pushed["view"] == nil && pushed["depth"] as? Int == 2)
-        try await host.waitFor("page.title", after: mark) {
-            ($0["title"] as? String)?.hasPrefix("Posts") == true
+        let pushed = try await host.waitFor(.screenPushed, after: mark)
+        #expect(pushed["view"] == nil && pushed["depth"] == 2)
+        try await host.waitFor(.pageTitle, after: mark) {
+            $0["title"]?.stringValue?.hasPrefix("Posts") == true
         }
         #expect(host.standardError.contains("no plugin loaded in the host provides it"))
         try await RouteAndErrorScreenTests.quit(host)
@@ -122,39 +124,40 @@ struct PathConfigurationTests {
         func push(_ path: String) async throws -> Int {
             let mark = host.events.count
             try host.send(["command": "visit", "url": server.url(path)])
-            let pushed = try await host.waitFor("screen.pushed", after: mark)
-            try await host.waitFor("page.title", after: mark)
-            return pushed["depth"] as? Int ?? 0
+            let pushed = try await host.waitFor(.screenPushed, after: mark)
+            try await host.waitFor(.pageTitle, after: mark)
+            return pushed["depth"]?.intValue ?? 0
         }
 
         /// Pushes a page that proposes `proposal` once shown; returns the events after the push, once
         /// `until` came (or, for `nil`, 600 ms after the proposal).
         func propose(
-            _ proposal: String, from page: String = "/button", until: String?, occurrence: Int = 1,
-            where predicate: @escaping ([String: Any]) -> Bool = { _ in true }
-        ) async throws -> [[String: Any]] {
+            _ proposal: String, from page: String = "/button", until: AutomationEvent.Name?, occurrence: Int = 1,
+            where predicate: @escaping (JSON) -> Bool = { _ in true }
+        ) async throws -> [JSON] {
             let encoded = proposal.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? proposal
             let mark = host.events.count
             try host.send(["command": "visit", "url": server.url("\(page)?go=\(encoded)")])
-            try await host.waitFor("screen.pushed", after: mark)
-            let proposed = try await host.waitFor("visit.proposed", after: mark) {
-                $0["url"] as? String == server.url(proposal)
+            try await host.waitFor(.screenPushed, after: mark)
+            let proposed = try await host.waitFor(.visitProposed, after: mark) {
+                $0["url"] == .string(server.url(proposal))
             }
-            #expect(proposed["properties"] as? [String: Any] != nil)
+            #expect(proposed["properties"]?.objectValue != nil)
             if let until {
                 try await host.waitFor(until, after: mark, occurrence: occurrence, where: predicate)
             } else {
                 try await Task.sleep(for: .milliseconds(600))
             }
-            return Array(host.events[mark...])
+            return Array(host.typedEvents[mark...])
         }
 
-        static func screenEvents(_ events: [[String: Any]]) -> [String] {
+        static func screenEvents(_ events: [JSON]) -> [String] {
             events.compactMap { event in
-                guard let name = event["event"] as? String, name.hasPrefix("screen.") else { return nil }
-                let url = (event["url"] as? String).flatMap { URL(string: $0) }
+                guard let name = event["event"]?.stringValue, name.hasPrefix("screen.") else { return nil }
+                let url = event["url"]?.stringValue.flatMap { URL(string: $0) }
                 let path = (url?.path ?? "") + (url?.query.map { "?" + $0 } ?? "")
-                return "\(name.dropFirst(7)) \(event["depth"] as? Int ?? 0) \(path.components(separatedBy: "?go=")[0])"
+                return
+                    "\(name.dropFirst(7)) \(event["depth"]?.intValue ?? 0) \(path.components(separatedBy: "?go=")[0])"
             }
         }
     }
@@ -168,20 +171,20 @@ struct PathConfigurationTests {
                 "--plugins", try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so"]),
                 "--path-configuration", configuration,
             ])
-        try await host.waitFor("turbo.ready")
+        try await host.waitFor(.turboReady)
         let steps = Steps(host: host, server: server)
 
         // clear_all: back to the first screen, which is refreshed in place (its restore, then a fresh visit);
         // the proposal is not visited.
         try await steps.push("/menu")
-        var events = try await steps.propose("/form?as=clear_all", until: "visit.completed", occurrence: 2) {
-            $0["url"] as? String == server.url("/posts")
+        var events = try await steps.propose("/form?as=clear_all", until: .visitCompleted, occurrence: 2) {
+            $0["url"] == .string(server.url("/posts"))
         }
         #expect(Steps.screenEvents(events) == ["pushed 3 /button", "popped 1 /posts"])
 
         // pop: the screen that proposed it goes.
         try await steps.push("/menu")
-        events = try await steps.propose("/form?as=pop", until: "screen.popped")
+        events = try await steps.propose("/form?as=pop", until: .screenPopped)
         #expect(Steps.screenEvents(events) == ["pushed 3 /button", "popped 2 /menu"])
 
         // none: nothing happens.
@@ -190,33 +193,33 @@ struct PathConfigurationTests {
 
         // refresh: pop, then the screen revealed is refreshed in place (its restore, then a fresh visit).
         let revealed = server.url("/button?go=%2Fform%3Fas%3Dnone")
-        events = try await steps.propose("/form?as=refresh", until: "visit.completed", occurrence: 2) {
-            $0["url"] as? String == revealed
+        events = try await steps.propose("/form?as=refresh", until: .visitCompleted, occurrence: 2) {
+            $0["url"] == .string(revealed)
         }
         #expect(Steps.screenEvents(events) == ["pushed 4 /button", "popped 3 /button"])
 
         // replace: the proposal replaces the screen that proposed it.
-        events = try await steps.propose("/form?as=replace", until: "screen.replaced")
+        events = try await steps.propose("/form?as=replace", until: .screenReplaced)
         #expect(Steps.screenEvents(events) == ["pushed 4 /button", "replaced 4 /form?as=replace"])
 
         // push: a new screen, as an advance visit.
-        events = try await steps.propose("/menu?as=push", until: "screen.pushed") { $0["depth"] as? Int == 6 }
+        events = try await steps.propose("/menu?as=push", until: .screenPushed) { $0["depth"] == 6 }
         #expect(Steps.screenEvents(events) == ["pushed 5 /button", "pushed 6 /menu?as=push"])
 
         // query_string_presentation replace: /posts?page=2 over /posts?… is the same screen, refreshed in place
         // with the new query.
-        events = try await steps.propose("/posts?page=2", from: "/posts", until: "visit.completed") {
-            $0["url"] as? String == server.url("/posts?page=2")
+        events = try await steps.propose("/posts?page=2", from: "/posts", until: .visitCompleted) {
+            $0["url"] == .string(server.url("/posts?page=2"))
         }
         #expect(Steps.screenEvents(events) == ["pushed 7 /posts"])
 
         // replace_root: the proposal becomes the only screen; Back has nowhere to go.
-        events = try await steps.propose("/menu?as=replace_root", until: "screen.pushed") { $0["depth"] as? Int == 1 }
+        events = try await steps.propose("/menu?as=replace_root", until: .screenPushed) { $0["depth"] == 1 }
         #expect(Steps.screenEvents(events) == ["pushed 8 /button", "pushed 1 /menu?as=replace_root"])
         let mark = host.events.count
         try host.send(["command": "back"])
         #expect(
-            (try await host.waitFor("command.error", after: mark))["command"] as? String
+            (try await host.waitFor(.commandError, after: mark))["command"]
                 == "back")
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
@@ -242,7 +245,7 @@ struct PathConfigurationTests {
         let plugins = try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so", "libStradaFormPlugin.so"])
         let host = try HostProcess(
             page: server.url("/posts"), arguments: ["--plugins", plugins, "--path-configuration", configuration])
-        try await host.waitFor("turbo.ready")
+        try await host.waitFor(.turboReady)
         return (server, host)
     }
 
@@ -257,52 +260,52 @@ struct PathConfigurationTests {
         // New post: /posts/new is a modal (the demo's rule): its own window and stack over the index.
         var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        let presented = try await host.waitFor("modal.presented", after: mark)
-        #expect(presented["url"] as? String == server.url("/posts/new"))
-        let first = try await host.waitFor("screen.pushed", after: mark) {
-            $0["stack"] as? String == "modal"
+        let presented = try await host.waitFor(.modalPresented, after: mark)
+        #expect(presented["url"] == .string(server.url("/posts/new")))
+        let first = try await host.waitFor(.screenPushed, after: mark) {
+            $0["stack"] == "modal"
         }
-        #expect(first["depth"] as? Int == 1)
+        #expect(first["depth"] == 1)
         // The modal's form owns the header bar the user acts in; the index's button is under it, kept.
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
-        #expect(!host.events[mark...].contains { $0["event"] as? String == "screen.popped" })
+        #expect(!host.typedEvents[mark...].contains { HostProcess.name(of: $0) == .screenPopped })
 
         // A picture: the modal over the dimmed main window.
         let picture = (try TemporaryDirectory.make("shot") as NSString).appendingPathComponent("modal.png")
         try host.send(["command": "screenshot", "path": picture])
-        try await host.waitFor("command.ok", after: mark) {
-            $0["command"] as? String == "screenshot"
+        try await host.waitFor(.commandOK, after: mark) {
+            $0["command"] == "screenshot"
         }
 
         // Inside the modal, visits push on the modal's stack; Back pops there.
         mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/button")])
-        let pushed = try await host.waitFor("screen.pushed", after: mark)
-        #expect(pushed["stack"] as? String == "modal" && pushed["depth"] as? Int == 2)
+        let pushed = try await host.waitFor(.screenPushed, after: mark)
+        #expect(pushed["stack"] == "modal" && pushed["depth"] == 2)
         mark = host.events.count
         try host.send(["command": "back"])
-        let popped = try await host.waitFor("screen.popped", after: mark)
-        #expect(popped["stack"] as? String == "modal" && popped["depth"] as? Int == 1)
+        let popped = try await host.waitFor(.screenPopped, after: mark)
+        #expect(popped["stack"] == "modal" && popped["depth"] == 1)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
 
         // Dismissed: the index is shown as it was, its button working.
         mark = host.events.count
         try host.send(["command": "dismiss-modal"])
-        let dismissed = try await host.waitFor("modal.dismissed", after: mark)
-        #expect(dismissed["reason"] as? String == "command")
+        let dismissed = try await host.waitFor(.modalDismissed, after: mark)
+        #expect(dismissed["reason"] == "command")
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         // Escape (a real key press in the modal) dismisses it as Cancel does.
         mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        try await host.waitFor("modal.presented", after: mark)
+        try await host.waitFor(.modalPresented, after: mark)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
         try await host.press("Escape", inWindowTitled: "New post")
-        #expect((try await host.waitFor("modal.dismissed", after: mark))["reason"] as? String == "cancel")
+        #expect((try await host.waitFor(.modalDismissed, after: mark))["reason"] == "cancel")
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         mark = host.events.count
         try host.send(["command": "dismiss-modal"])
         #expect(
-            (try await host.waitFor("command.error", after: mark))["command"] as? String
+            (try await host.waitFor(.commandError, after: mark))["command"]
                 == "dismiss-modal")
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
@@ -313,20 +316,20 @@ struct PathConfigurationTests {
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        try await host.waitFor("modal.presented", after: mark)
+        try await host.waitFor(.modalPresented, after: mark)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
 
         // Save: the form answers 303 → /posts/1, a default-context visit: the modal goes, the main stack pushes.
         mark = host.events.count
         try host.send(["command": "activate", "control": "form.submit"])
-        let dismissed = try await host.waitFor("modal.dismissed", after: mark)
-        #expect(dismissed["reason"] as? String == "visit")
-        let pushed = try await host.waitFor("screen.pushed", after: mark) {
-            $0["stack"] as? String == "main"
+        let dismissed = try await host.waitFor(.modalDismissed, after: mark)
+        #expect(dismissed["reason"] == "visit")
+        let pushed = try await host.waitFor(.screenPushed, after: mark) {
+            $0["stack"] == "main"
         }
-        #expect(pushed["depth"] as? Int == 2 && pushed["url"] as? String == server.url("/posts/1"))
-        try await host.waitFor("page.title", after: mark) {
-            ($0["title"] as? String)?.hasPrefix("Screens on Linux") == true
+        #expect(pushed["depth"] == 2 && pushed["url"] == .string(server.url("/posts/1")))
+        try await host.waitFor(.pageTitle, after: mark) {
+            $0["title"]?.stringValue?.hasPrefix("Screens on Linux") == true
         }
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
@@ -339,14 +342,14 @@ struct PathConfigurationTests {
         let encoded = "%2Fform%3Fas%3D\(presentation)"
         let mark = host.events.count
         try host.send(["command": "navigate", "url": server.url("/posts?go=%2Fbutton%3Fas%3Dmodal%26go%3D\(encoded)")])
-        let presented = try await host.waitFor("modal.presented", after: mark)
-        #expect((presented["url"] as? String)?.contains("/button?as=modal") == true)
-        let dismissed = try await host.waitFor("modal.dismissed", after: mark)
-        #expect(dismissed["reason"] as? String == presentation)
+        let presented = try await host.waitFor(.modalPresented, after: mark)
+        #expect(presented["url"]?.stringValue?.contains("/button?as=modal") == true)
+        let dismissed = try await host.waitFor(.modalDismissed, after: mark)
+        #expect(dismissed["reason"] == .string(presentation))
         if presentation == "refresh" {
             // …and the screen underneath is visited again, in place.
-            try await host.waitFor("visit.completed", after: mark) {
-                ($0["url"] as? String)?.hasPrefix(server.url("/posts")) == true
+            try await host.waitFor(.visitCompleted, after: mark) {
+                $0["url"]?.stringValue?.hasPrefix(server.url("/posts")) == true
             }
         }
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
@@ -374,8 +377,8 @@ struct PathConfigurationTests {
 
         // First run: fetched and cached.
         var host = try await run(expecting: true)
-        var loaded = try await host.waitFor("path-configuration.loaded")
-        #expect(loaded["source"] as? String == source && loaded["rules"] as? Int == 6)
+        var loaded = try await host.waitFor(.pathConfigurationLoaded)
+        #expect(loaded["source"] == .string(source) && loaded["rules"] == 6)
         try await RouteAndErrorScreenTests.quit(host)
         let cached = try FileManager.default.contentsOfDirectory(atPath: cache + "/strada/path-configuration")
         #expect(cached.count == 1)
@@ -383,13 +386,13 @@ struct PathConfigurationTests {
         // Offline: the cached copy applies before (and without) the network; /posts/new is still a modal.
         configServer.stop()
         host = try await run(expecting: true)
-        loaded = try await host.waitFor("path-configuration.loaded")
-        #expect(loaded["rules"] as? Int == 6)
-        try await host.waitFor("turbo.ready")
+        loaded = try await host.waitFor(.pathConfigurationLoaded)
+        #expect(loaded["rules"] == 6)
+        try await host.waitFor(.turboReady)
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        try await host.waitFor("modal.presented", after: mark)
+        try await host.waitFor(.modalPresented, after: mark)
         #expect(host.standardError.contains("could not be fetched"))
         try await RouteAndErrorScreenTests.quit(host)
 
@@ -399,15 +402,15 @@ struct PathConfigurationTests {
             script: Repository.path("Examples/demo/server.py"),
             arguments: ["--port", String(configServer.port), "--path-configuration", document])
         host = try await run(expecting: true)
-        let error = try await host.waitFor("path-configuration.error")
+        let error = try await host.waitFor(.pathConfigurationError)
         #expect(
-            (error["error"] as? String)?.contains("rules[0].patterns[0] \"(\" is not a valid regular expression")
+            error["error"]?.stringValue?.contains("rules[0].patterns[0] \"(\" is not a valid regular expression")
                 == true)
-        try await host.waitFor("turbo.ready")
+        try await host.waitFor(.turboReady)
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        try await host.waitFor("modal.presented", after: mark)
+        try await host.waitFor(.modalPresented, after: mark)
         try await RouteAndErrorScreenTests.quit(host)
         again.stop()
         app.stop()

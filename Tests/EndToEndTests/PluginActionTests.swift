@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -35,14 +37,14 @@ struct PluginActionTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent-stay.html"),
             arguments: ["--plugins", try Self.pluginsWithActions()])
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         try host.send(["command": "call", "plugin": "dev.test.actions", "action": "greet"])
-        let wrongArity = try await host.waitFor("command.error")
-        #expect(wrongArity["error"] as? String == "action greet takes 1 argument(s), got 0")
+        let wrongArity = try await host.waitFor(.commandError)
+        #expect(wrongArity["error"] == "action greet takes 1 argument(s), got 0")
         let line = #"{"command":"call","plugin":"dev.test.actions","action":"add","args":[20,22]}"#
         try host.sendLine(line)
-        let ok = try await host.waitFor("command.ok") { $0["command"] as? String == "call" }
-        #expect(ok["result"] as? Double == 42)
+        let ok = try await host.waitFor(.commandOK) { $0["command"] == "call" }
+        #expect(ok["result"] == 42)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -13,19 +15,18 @@ struct WebDriverTests {
         let host = try HostProcess(
             page: Repository.path("Examples/form-demo/index.html"),
             arguments: ["--plugins", try PluginsDirectory.make(), "--automation-socket", path])
-        try await host.waitFor("control.added")
+        try await host.waitFor(.controlAdded)
         let client = try AutomationSocketClient(path: path)
         // A client connecting late gets host.ready first.
-        let ready = try client.read(until: "host.ready")
-        #expect((ready["components"] as? [String]) == ["form"])
+        let ready = try client.read(until: .hostReady)
+        #expect(ready["components"] == ["form"])
         try client.send(["command": "controls"])
-        let controls = try client.read(until: "controls")
-        #expect(
-            ((controls["controls"] as? [[String: Any]]) ?? []).compactMap { $0["id"] as? String } == ["form.submit"])
+        let controls = try client.read(until: .controls)
+        #expect((controls["controls"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue } == ["form.submit"])
         // Only the socket's client is told about its malformed line.
         try client.send(["nonsense": true])
-        let refused = try client.read(until: "command.error")
-        #expect((refused["error"] as? String)?.contains("\"command\"") == true)
+        let refused = try client.read(until: .commandError)
+        #expect(refused["error"]?.stringValue?.contains("\"command\"") == true)
         try client.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
         #expect(!FileManager.default.fileExists(atPath: path), "the socket file is removed at exit")
@@ -97,13 +98,13 @@ struct WebDriverTests {
             ])
         let session = try #require((created["value"] as? [String: Any])?["sessionId"] as? String, "\(created)")
         let client = try AutomationSocketClient(path: socketPath)
-        let started = try client.read(until: "webdriver.started")
-        #expect((started["session"] as? String)?.isEmpty == false)
+        let started = try client.read(until: .webDriverStarted)
+        #expect(started["session"]?.stringValue?.isEmpty == false)
 
         _ = try await call("POST", "/session/\(session)/url", ["url": server.url + "form"])
         // The window started on about:blank; the first page the driver visits replaces it as the root screen.
-        let root = try client.read(until: "screen.replaced")
-        #expect(root["url"] as? String == server.url + "form" && root["depth"] as? Int == 1, "\(root)")
+        let root = try client.read(until: .screenReplaced)
+        #expect(root["url"] == .string(server.url + "form") && root["depth"] == 1, "\(root)")
         let title = try await call("GET", "/session/\(session)/title")
         #expect(title["value"] as? String == "Form · Strada demo")
         let found = try await call(
@@ -114,10 +115,10 @@ struct WebDriverTests {
             ["script": "return document.documentElement.dataset.bridgeComponents", "args": []])
         #expect(script["value"] as? String == "form")
         // The same page's native Save button, pressed through the socket, submits the form.
-        let control = try client.read(until: "control.added")
-        #expect((control["control"] as? [String: Any])?["id"] as? String == "form.submit")
+        let control = try client.read(until: .controlAdded)
+        #expect(control["control"]?["id"] == "form.submit")
         try client.send(["command": "activate", "control": "form.submit"])
-        _ = try client.read(until: "command.ok")
+        try client.read(until: .commandOK)
         var url = ""
         for _ in 0..<100 where !url.contains("/form/sent") {
             url = try await call("GET", "/session/\(session)/url")["value"] as? String ?? ""
@@ -126,11 +127,11 @@ struct WebDriverTests {
         #expect(url.hasPrefix(server.url + "form/sent?id="))
         // Native Back returns to the form, and no further: never to the blank page the window started on.
         try client.send(["command": "back"])
-        _ = try client.read(until: "command.ok")
-        let popped = try client.read(until: "screen.popped")
-        #expect(popped["url"] as? String == server.url + "form" && popped["depth"] as? Int == 1, "\(popped)")
+        try client.read(until: .commandOK)
+        let popped = try client.read(until: .screenPopped)
+        #expect(popped["url"] == .string(server.url + "form") && popped["depth"] == 1, "\(popped)")
         try client.send(["command": "back"])
-        #expect(try client.read(until: "command.error")["error"] as? String == "there is no screen to go back to")
+        #expect(try client.read(until: .commandError)["error"] == "there is no screen to go back to")
         _ = try await call("DELETE", "/session/\(session)")
         #expect(try String(contentsOfFile: folder + "/host.log", encoding: .utf8).contains("WebDriver session"))
     }

@@ -1,4 +1,6 @@
 public import Foundation
+package import StradaAutomation
+package import StradaCore
 
 #if canImport(Glibc)
 import Glibc
@@ -11,6 +13,8 @@ public final class AutomationSocketClient: @unchecked Sendable {  // used from o
     private var buffer: [UInt8] = []
     /// Every event read so far, in order.
     public private(set) var events: [[String: Any]] = []
+    /// The same events read with the host's own types (``HostProcess/typedEvents``), indexed as ``events``.
+    package private(set) var typedEvents: [JSON] = []
 
     /// Connects to `path`, trying again until the socket is there (at most `timeout` seconds).
     public init(path: String, timeout: Double = 20) throws {
@@ -61,14 +65,30 @@ public final class AutomationSocketClient: @unchecked Sendable {  // used from o
         }
     }
 
+    /// The same read with the host's own types: the event named `name` (an
+    /// ``AutomationEvent/Name``) matching `predicate`, as ``JSON``.
+    @discardableResult
+    package func read(until name: AutomationEvent.Name, where predicate: (JSON) -> Bool = { _ in true }) throws -> JSON
+    {
+        while true {
+            guard try nextEvent() != nil, let event = typedEvents.last else {
+                throw HostProcess.Timeout(waitingFor: name.rawValue, seen: typedEvents.map(\.description))
+            }
+            if HostProcess.name(of: event) == name, predicate(event) { return event }
+        }
+    }
+
     /// The next event, or `nil` when nothing came within the timeout or the host closed the socket.
     public func nextEvent() throws -> [String: Any]? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = Data(buffer[..<newline])
                 buffer.removeSubrange(...newline)
-                guard let event = try JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
+                guard let event = try JSONSerialization.jsonObject(with: line) as? [String: Any],
+                    let typed = try? JSON(parsing: String(decoding: line, as: UTF8.self))
+                else { continue }
                 events.append(event)
+                typedEvents.append(typed)
                 return event
             }
             var chunk = [UInt8](repeating: 0, count: 65536)

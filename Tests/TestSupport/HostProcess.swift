@@ -1,4 +1,6 @@
 public import Foundation
+package import StradaAutomation
+package import StradaCore
 import Synchronization
 
 /// The real `strada-host` binary as a child process, driven through its automation channel
@@ -111,28 +113,88 @@ public final class HostProcess: Sendable {
     /// Everything the host wrote to stderr so far.
     public var standardError: String { buffer.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
-    /// Every event so far, parsed.
+    /// Every event so far, parsed. Each line is parsed once (waits poll this every 20 ms, and a page sending
+    /// megabyte messages makes megabyte events: parsing them all again at each poll starved the host).
     public var events: [[String: Any]] {
-        lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        parsed.update(from: lines) { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+    private let parsed = ParsedLines<[String: Any]>()
+    private let parsedTyped = ParsedLines<JSON>()
+
+    /// The events parsed so far from a growing list of lines, and how many lines that took.
+    private final class ParsedLines<Event>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [Event] = []
+        private var linesRead = 0
+
+        /// Parses the lines not read yet (`parse` returns `nil` for a line that is no event) and returns all.
+        func update(from lines: [String], parse: (String) -> Event?) -> [Event] {
+            lock.lock()
+            defer { lock.unlock() }
+            if lines.count > linesRead {
+                events += lines[linesRead...].compactMap(parse)
+                linesRead = lines.count
+            }
+            return events
+        }
     }
 
-    /// Waits for the first event named `name` satisfying `where`, among the events from index `mark` on (the
-    /// number of events seen before an action: what came after it).
+    /// Every event so far, read with the host's own types: its name is an ``AutomationEvent/Name`` (the names
+    /// StradaAutomation writes), the event object StradaCore's ``JSON`` (`event["control"]?["title"] == "Save"`).
+    /// Indexed as ``events`` (a mark taken from either works for both).
+    package var typedEvents: [JSON] { parsedTyped.update(from: lines) { try? JSON(parsing: $0) } }
+
+    /// The name of an event read as ``JSON``.
+    package static func name(of event: JSON) -> AutomationEvent.Name? {
+        event["event"]?.stringValue.flatMap(AutomationEvent.Name.init(rawValue:))
+    }
+
+    /// The events so far named `name`.
+    package func events(named name: AutomationEvent.Name) -> [JSON] {
+        typedEvents.filter { Self.name(of: $0) == name }
+    }
+
+    /// Waits for the first event `name` satisfying `where`, among the events from index `mark` on (the number of
+    /// events seen before an action: what came after it); the event as ``JSON``.
+    @discardableResult
+    package func waitFor(
+        _ name: AutomationEvent.Name, after mark: Int = 0, occurrence: Int = 1, timeout: Double = 30,
+        where predicate: (JSON) -> Bool = { _ in true }
+    ) async throws -> JSON {
+        try await wait(for: name.rawValue, after: mark, timeout: timeout) {
+            Self.match(typedEvents, after: mark, occurrence: occurrence) { Self.name(of: $0) == name && predicate($0) }
+        }
+    }
+
+    /// The same wait with the event name as text and the event as a Foundation dictionary (for the suites not yet
+    /// moved to the typed wait above).
     @discardableResult
     public func waitFor(
         _ name: String, after mark: Int = 0, occurrence: Int = 1, timeout: Double = 30,
         where predicate: ([String: Any]) -> Bool = { _ in true }
     ) async throws -> [String: Any] {
-        func match() -> [String: Any]? {
-            let events = self.events
-            guard events.count > mark else { return nil }
-            var seen = 0
-            for event in events[mark...] where event["event"] as? String == name && predicate(event) {
-                seen += 1
-                if seen == occurrence { return event }
-            }
-            return nil
+        try await wait(for: name, after: mark, timeout: timeout) {
+            Self.match(events, after: mark, occurrence: occurrence) { $0["event"] as? String == name && predicate($0) }
         }
+    }
+
+    /// The `occurrence`th of `events` from index `mark` on that `matches`.
+    private static func match<Event>(
+        _ events: [Event], after mark: Int, occurrence: Int, _ matches: (Event) -> Bool
+    ) -> Event? {
+        guard events.count > mark else { return nil }
+        var seen = 0
+        for event in events[mark...] where matches(event) {
+            seen += 1
+            if seen == occurrence { return event }
+        }
+        return nil
+    }
+
+    /// Polls `match` until it finds the event, the host exits, or `timeout` seconds pass.
+    private func wait<Event>(
+        for name: String, after mark: Int, timeout: Double, _ match: () -> Event?
+    ) async throws -> Event {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if let found = match() { return found }

@@ -9,7 +9,7 @@
         assert app.driver.find_element("css selector", "h1").text == "Hello"
 
 The host is started by WebKitWebDriver (`webkitgtk:browserOptions`) with `run --webdriver --automation-socket
-PATH`; `Native` speaks the host's automation protocol (JSON lines, the README's tables) on that socket.
+PATH`; `Native` speaks the host's automation protocol (JSON lines, the tables of docs/automation.md) on that socket.
 Selenium talks to strada-webdriver (strada_testing/webdriver.py), which stands in front of WebKitWebDriver and
 performs clicks, typing and the actions API as real X input into the host's window (`event.isTrusted` true).
 """
@@ -20,11 +20,11 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-__all__ = ["StradaHost", "Native", "NativeError", "click", "fill"]
+from .automation import Automation, AutomationError, HostProcess
 
+__all__ = ["StradaHost", "Native", "NativeError", "HostProcess", "click", "fill"]
 
 
 def click(element):
@@ -38,11 +38,10 @@ def fill(element, text):
     element.send_keys(text)
 
 
-class NativeError(AssertionError):
-    """A native control was not there, or the host refused a command (its reason is the message)."""
+NativeError = AutomationError  # the name tests know: a native control was not there, or a command was refused
 
 
-class Native:
+class Native(Automation):
     """The host's automation channel on its Unix socket: every event, and commands on native controls."""
 
     def __init__(self, path, timeout=30):
@@ -57,77 +56,14 @@ class Native:
                 if time.time() > deadline:
                     raise NativeError("no strada-host automation socket at %s" % path)
                 time.sleep(0.05)
-        self.events = []  # every event line so far, as dicts, in order
-        self._changed = threading.Condition()
-        self._closed = False
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        buffer = b""
-        while True:
-            try:
-                chunk = self._socket.recv(65536)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                break
-            buffer += chunk
-            while b"\n" in buffer:
-                line, buffer = buffer.split(b"\n", 1)
-                try:
-                    event = json.loads(line)
-                except ValueError:
-                    continue
-                with self._changed:
-                    self.events.append(event)
-                    self._changed.notify_all()
-        with self._changed:
-            self._closed = True
-            self._changed.notify_all()
+        super().__init__(self._socket.makefile("rb"), self._socket.sendall)
 
     def close(self):
         try:
+            self._socket.shutdown(socket.SHUT_RDWR)  # the reading thread sees the end (makefile keeps it open)
             self._socket.close()
         except OSError:
             pass
-
-    # Waiting and commands
-
-    def wait_for(self, name, after=0, timeout=15, **fields):
-        """The first event `name` from index `after` on whose fields match (a callable is a predicate)."""
-        def matches(event):
-            return event.get("event") == name and all(
-                value(event.get(key)) if callable(value) else event.get(key) == value for key, value in fields.items())
-        deadline = time.time() + timeout
-        with self._changed:
-            while True:
-                for event in self.events[after:]:
-                    if matches(event):
-                        return event
-                if self._closed or time.time() > deadline:
-                    raise NativeError("timed out waiting for %s %s" % (name, fields))
-                self._changed.wait(max(0.01, deadline - time.time()))
-
-    def command(self, name, **arguments):
-        """Sends a command and returns its `command.ok` (or `controls`) event; raises on `command.error`."""
-        with self._changed:
-            mark = len(self.events)
-        line = json.dumps(dict(command=name, **arguments)) + "\n"
-        self._socket.sendall(line.encode("utf-8"))
-        deadline = time.time() + 15
-        with self._changed:
-            while True:
-                for event in self.events[mark:]:
-                    kind = event.get("event")
-                    if name == "controls" and kind == "controls":
-                        return event
-                    if kind in ("command.ok", "command.error") and event.get("command") == name:
-                        if kind == "command.error":
-                            raise NativeError("%s: %s" % (name, event.get("error")))
-                        return event
-                if self._closed or time.time() > deadline:
-                    raise NativeError("no answer to %s" % name)
-                self._changed.wait(0.05)
 
     # The controls of the screen shown
 
