@@ -68,16 +68,15 @@ extension AutomationService {
 
     private func call(_ pluginID: String, _ action: String, _ arguments: [JSON], _ target: any AutomationTarget) {
         let details: JSONObject = ["plugin": .string(pluginID), "action": .string(action)]
-        do {
-            let result = try target.call(plugin: pluginID, action: action, arguments: arguments)
-            var withResult = details
-            withResult["result"] = result
-            channel?.emit(.commandOK(command: "call", details: withResult))
-        } catch {
-            switch error {
-            case .noSuchPlugin:
+        target.call(plugin: pluginID, action: action, arguments: arguments) { [channel] outcome in
+            switch outcome {
+            case .success(let result):
+                var withResult = details
+                withResult["result"] = result
+                channel?.emit(.commandOK(command: "call", details: withResult))
+            case .failure(.noSuchPlugin):
                 channel?.emit(.commandError(command: "call", error: "no loaded plugin with id \(pluginID)"))
-            case .failed(let reason):
+            case .failure(.failed(let reason)):
                 channel?.emit(.commandError(command: "call", error: reason, details: details))
             }
         }

@@ -27,8 +27,11 @@ protocol AutomationTarget: AnyObject {
     func navigate(_ url: String)
     /// Dismisses the modal; `false` when none is presented.
     func dismissModal() -> Bool
-    /// Calls `action` of the loaded plugin `pluginID`.
-    func call(plugin pluginID: String, action: String, arguments: [JSON]) throws(PluginCallError) -> JSON
+    /// Calls `action` of the loaded plugin `pluginID`; `completion` gets the result (at once for a plugin in the
+    /// host's process, once its worker answers under `--isolate`).
+    func call(
+        plugin pluginID: String, action: String, arguments: [JSON],
+        completion: @escaping @MainActor (Result<JSON, PluginCallError>) -> Void)
     /// Ends the session.
     func quit(reason: String)
 }

@@ -56,7 +56,8 @@ package final class HostSession {
         let registrations: [ComponentRegistration]
         if configuration.isolate {
             (report, registrations) = Self.startWorkers(
-                configuration.pluginDirectories, launcher: launcher, logger: logger)
+                configuration.pluginDirectories, staging: configuration.watch ? registry : nil, launcher: launcher,
+                logger: logger)
             isolated = report.isolated
         } else {
             report = registry.loadAll()
@@ -173,22 +174,56 @@ package final class HostSession {
         return screen
     }
 
-    /// `--isolate`: one worker process per plugin file.
+    /// `--isolate`: one worker process per plugin file, all started at once; a plugin that does not load within
+    /// ``IsolatedPlugin/helloTimeout`` (its entry point hangs) is one error line, and the host starts without
+    /// it. Under `--watch` (`staging`), each worker loads a staged copy, never the watched file.
     private static func startWorkers(
-        _ directories: [String], launcher: PluginProcessLauncher, logger: Logger
+        _ directories: [String], staging: PluginRegistry?, launcher: PluginProcessLauncher, logger: Logger
     ) -> (PluginLoadReport, [ComponentRegistration]) {
         var report = PluginLoadReport()
-        var registrations: [ComponentRegistration] = []
+        var files: [(path: String, file: String?)] = []
         for directory in directories {
-            for path in PluginProbe.candidates(in: directory) {
-                do {
-                    let plugin = try IsolatedPlugin(path: path, launcher: launcher, logger: logger)
-                    report.isolated.append(plugin)
-                    registrations += plugin.registrations
-                } catch {
-                    logger.error("\(error.description)")
-                    report.errors.append(error)
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                let error = PluginLoadError.unreadableDirectory(directory)
+                logger.error("\(error.description)")
+                report.errors.append(error)
+                continue
+            }
+        }
+        for path in directories.flatMap(PluginProbe.candidates(in:)) {
+            switch staging?.stage(path) {
+            case .failure(let error)?:
+                logger.error("\(error.description)")
+                report.errors.append(error)
+            case .success(let staged)?: files.append((path, staged.path))
+            case nil: files.append((path, nil))
+            }
+        }
+        var registrations: [ComponentRegistration] = []
+        var owners: [String: String] = [:]
+        for outcome in IsolatedPlugin.start(files, launcher: launcher, logger: logger) {
+            switch outcome {
+            case .success(let plugin):
+                // As in process: the first plugin (directories in order, files by name) keeps a name claimed twice.
+                for component in plugin.componentNames {
+                    guard let owner = owners[component] else {
+                        owners[component] = plugin.path
+                        continue
+                    }
+                    logger.warning(
+                        """
+                        component "\(component)" is provided by \(owner) and \(plugin.path); using \(owner) \
+                        — remove one of the two files from the plugins folders, or rename the component in one
+                        """)
+                    report.conflicts.append(component)
                 }
+                report.isolated.append(plugin)
+                registrations += plugin.registrations
+            case .failure(let error):
+                logger.error("\(error.description)")
+                report.errors.append(error)
             }
         }
         return (report, registrations)
@@ -247,8 +282,20 @@ package final class HostSession {
             automation?.emit(.pluginRemoved(path: path, components: known.componentNames))
             return isolatedComponentsChanged()
         }
+        // The file is hashed off the main thread (a few MiB take seconds in a debug build); an unchanged build
+        // (the same bytes copied again) goes no further.
+        DispatchQueue.global().async { [weak self] in
+            let hash = try? PluginManifest.sha256(ofFile: path)
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.isolatedFileHashed(path, sha256: hash) } }
+        }
+    }
+
+    /// ``isolatedFileChanged(_:)`` once the file's SHA-256 is known (`nil`: it could not be read).
+    private func isolatedFileHashed(_ path: String, sha256: String?) {
+        if let sha256, isolatedBuilds[path]?.sha256 == sha256 { return }
+        let known = isolated.first { $0.path == path }
         let staged: (path: String, sha256: String)
-        switch registry.stage(path) {
+        switch registry.stage(path, sha256: sha256) {
         case .success(let copy): staged = copy
         case .failure(let error):
             logger.error("\(error.description)")
@@ -258,24 +305,36 @@ package final class HostSession {
         if isolatedBuilds[path]?.sha256 == staged.sha256 { return }
         let started = DispatchTime.now().uptimeNanoseconds
         guard let known else {
-            do {
-                let plugin = try IsolatedPlugin(
-                    path: path, file: staged.path, launcher: launcher, logger: logger)
-                observe(plugin)
-                isolated.append(plugin)
-                isolatedBuilds[path] = (staged.sha256, 1)
-                logger.info("plugin \(path) was added: \(plugin.id) [\(plugin.componentNames.joined(separator: " "))]")
-                automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
-                isolatedComponentsChanged()
-            } catch {
-                logger.error("\(error.description)")
-                automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+            IsolatedPlugin.start(path: path, file: staged.path, launcher: launcher, logger: logger) {
+                [weak self] outcome in
+                guard let self else { return }
+                switch outcome {
+                case .success(let plugin):
+                    observe(plugin)
+                    isolated.append(plugin)
+                    isolatedBuilds[path] = (staged.sha256, 1)
+                    let names = plugin.componentNames.joined(separator: " ")
+                    logger.info("plugin \(path) was added: \(plugin.id) [\(names)]")
+                    automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
+                    isolatedComponentsChanged()
+                case .failure(let error):
+                    logger.error("\(error.description)")
+                    automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+                }
             }
             return
         }
         let namesBefore = known.componentNames
-        do {
-            let reinstantiated = try known.reload(from: staged.path)
+        let wasDisabled = known.disabled
+        // The new build loads in a new worker while the old one serves; nothing here waits.
+        known.reload(from: staged.path) { [weak self, weak known] reinstantiated, error in
+            guard let self, let known else { return }
+            guard let reinstantiated else {
+                let description = error?.description ?? "plugin \(path) did not load"
+                logger.error("\(description)")
+                automation?.emit(.pluginReloadFailed(path: path, error: description))
+                return
+            }
             let generation = (isolatedBuilds[path]?.generation ?? 1) + 1
             isolatedBuilds[path] = (staged.sha256, generation)
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
@@ -288,10 +347,8 @@ package final class HostSession {
                 .pluginReloaded(
                     path: path, id: known.id, generation: generation, components: known.componentNames,
                     reinstantiated: reinstantiated, milliseconds: milliseconds, residentKilobytesDelta: 0))
-            if known.componentNames != namesBefore { isolatedComponentsChanged() }
-        } catch {
-            logger.error("\(error.description)")
-            automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+            // A plugin disabled after a bad build is announced again once a good one serves.
+            if known.componentNames != namesBefore || wasDisabled { isolatedComponentsChanged() }
         }
     }
 
@@ -391,10 +448,19 @@ extension HostSession: AutomationTarget {
 
     func dismissModal() -> Bool { navigator.dismissModal(reason: "command") }
 
-    func call(plugin pluginID: String, action: String, arguments: [JSON]) throws(PluginCallError) -> JSON {
-        guard let plugin = registry.plugin(id: pluginID) else { throw .noSuchPlugin }
-        do { return try plugin.call(action: action, arguments: arguments) } catch {
-            throw .failed(reason: error.reason)
+    func call(
+        plugin pluginID: String, action: String, arguments: [JSON],
+        completion: @escaping @MainActor (Result<JSON, PluginCallError>) -> Void
+    ) {
+        if let worker = isolated.first(where: { $0.id == pluginID }) {
+            // Under --isolate the action runs in the plugin's worker; nothing waits for it here.
+            return worker.call(action: action, arguments: arguments) { result, error in
+                completion(result.map { .success($0) } ?? .failure(.failed(reason: error ?? "no result")))
+            }
+        }
+        guard let plugin = registry.plugin(id: pluginID) else { return completion(.failure(.noSuchPlugin)) }
+        do { completion(.success(try plugin.call(action: action, arguments: arguments))) } catch {
+            completion(.failure(.failed(reason: error.reason)))
         }
     }
 

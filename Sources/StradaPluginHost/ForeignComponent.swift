@@ -52,6 +52,9 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
         self.delegate = delegate
     }
 
+    /// The bridge of this component's page (replies can be collected into one delivery there).
+    var bridge: Bridge? { (delegate as? BridgeDelegate)?.bridge }
+
     /// This component's native controls (ids namespaced by component name), or `nil` once its page is gone.
     var controls: ComponentControls? { destination?.nativeControls(for: componentName) }
 
@@ -129,6 +132,9 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
         }
         return send(message)
     }
+
+    /// A reply already read into a message (off the main thread, by ``IsolatedPlugin``'s connection).
+    func replyFromPlugin(message: Message) -> strada_status { send(message) }
 
     func replyFromPlugin(toEvent event: String, dataJSON: String) -> strada_status {
         guard let message = cache.message(for: event) else { return STRADA_ERR_NOT_FOUND }

@@ -10,6 +10,10 @@ package struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equata
 
     package var description: String { "plugin \(path): \(reason) — \(remedy)" }
 
+    /// A plugins directory that is missing or not a directory.
+    package static func unreadableDirectory(_ path: String) -> Self {
+        Self(path: path, reason: "cannot read the plugins directory", remedy: "create it or pass another --plugins")
+    }
     static func notSharedLibrary(_ path: String) -> Self {
         Self(path: path, reason: "not a shared library (no ELF header)", remedy: "remove it from the plugins directory")
     }

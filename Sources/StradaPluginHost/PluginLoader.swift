@@ -145,10 +145,7 @@ package final class PluginLoader {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
             else {
-                report.errors.append(
-                    PluginLoadError(
-                        path: directory, reason: "cannot read the plugins directory",
-                        remedy: "create it or pass another --plugins"))
+                report.errors.append(.unreadableDirectory(directory))
                 continue
             }
             for path in PluginProbe.candidates(in: directory) {

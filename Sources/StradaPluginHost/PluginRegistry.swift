@@ -166,12 +166,15 @@ package final class PluginRegistry {
 
     /// Copies `path` (and its manifest) to a new name in the staging folder, so the watched file is never
     /// loaded where a compiler may be writing it, and every load is a new image with fresh static state (even
-    /// when a build identical to an earlier one comes back). Returns the copy and its SHA-256.
-    package func stage(_ path: String) -> Result<(path: String, sha256: String), PluginLoadError> {
+    /// when a build identical to an earlier one comes back). Returns the copy and its SHA-256 (`sha256` when
+    /// the caller has it already, worked out off the main thread).
+    package func stage(
+        _ path: String, sha256 known: String? = nil
+    ) -> Result<(path: String, sha256: String), PluginLoadError> {
         guard let stagingDirectory else { return .success((path, "")) }
         // The loader makes the trust and manifest checks again, on the staged copy and its manifest.
         if let refusal = PluginTrust.check(path) { return .failure(refusal) }
-        guard let hash = try? PluginManifest.sha256(ofFile: path) else {
+        guard let hash = known ?? (try? PluginManifest.sha256(ofFile: path)) else {
             return .failure(PluginLoadError(path: path, reason: "cannot be read", remedy: "check its permissions"))
         }
         stagedCopies += 1

@@ -38,10 +38,12 @@ struct HostilePageTests {
         #expect(try await host.waitForExit() == 0)
     }
 
-    @Test func malformedFloodsAreRejectedWithReasonsAndTheHostKeepsServing() async throws {
+    /// In process and with the form plugin in a worker (`--isolate`): the same page, the same outcome.
+    @Test(arguments: [[], ["--isolate"]])
+    func malformedFloodsAreRejectedWithReasonsAndTheHostKeepsServing(isolation: [String]) async throws {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/hostile-messages.html"),
-            arguments: ["--plugins", try PluginsDirectory.make(), "--automation-events", "page,control"])
+            arguments: ["--plugins", try PluginsDirectory.make(), "--automation-events", "page,control"] + isolation)
         let added = try await host.waitFor(.controlAdded, timeout: 60)
         #expect(added["control"]?["title"] == "Still here")
         let log = host.standardError

@@ -110,18 +110,36 @@ struct AutomationProtocolTests {
         .lifecycle(instance: 3, event: 2), .activated(instance: 3, control: "submit"),
         .controlEvent(instance: 3, control: "menu", eventJSON: #"{"type":"chosen","index":1}"#),
         .hello(id: "dev.example", version: "1.0", abi: "1.0", components: ["a", "b"]),
-        .error(message: "plugin x: bad — fix it", reason: "bad"),
+        .error(message: "plugin x: bad — fix it", reason: "bad", remedy: "fix it"),
         .reply(instance: 1, messageJSON: #"{"id":"1","component":"form","event":"connect","data":{}}"#),
         .replyToEvent(instance: 1, event: "connect", dataJSON: #"{"x":1}"#),
         .setButton(instance: 1, button: ["id": "submit", "title": "Save"]), .removeButton(instance: 1, id: "submit"),
         .show(instance: 1, id: "menu", specJSON: #"{"kind":"toast","message":"hi"}"#), .remove(instance: 1, id: "menu"),
+        .call(call: 4, action: "add", arguments: [20, 22]), .callResult(call: 4, result: 42, error: nil),
+        .callResult(call: 5, result: nil, error: "action add takes 2 argument(s), got 0"),
     ])
     func everyWorkerMessageSurvivesItsOwnLine(message: WorkerMessage) {
         #expect(WorkerMessage(line: message.line) == message)
     }
 
+    @Test func receiveAndReplyLinesGiveTheirPayloadAsWrittenWithoutParsing() throws {
+        let json = #"{"id":"7","component":"c","event":"e","data":{"s":"}\\n,\"message\":1"}}"#
+        for message in [
+            WorkerMessage.receive(instance: 42, messageJSON: json), .reply(instance: 42, messageJSON: json),
+        ] {
+            let (op, instance, payload) = try #require(WorkerMessage.payload(ofLine: message.line))
+            #expect(op == (message == .receive(instance: 42, messageJSON: json) ? .receive : .reply))
+            #expect(instance == 42 && payload == json)
+        }
+        // A raw newline (white space between tokens) would end the line: it is written as a space.
+        let spread = "{\"id\":\"1\",\n\"component\":\"c\",\"event\":\"e\"}"
+        #expect(!WorkerMessage.receive(instance: 1, messageJSON: spread).line.contains("\n"))
+        #expect(WorkerMessage.payload(ofLine: WorkerMessage.ping.line) == nil)
+        #expect(WorkerMessage.payload(ofLine: #"{"op":"reply","instance":x,"message":{}}"#) == nil)
+    }
+
     @Test func everyWorkerOperationIsCoveredByTheRoundTripTest() {
-        #expect(WorkerMessage.Op.allCases.count == 16)
+        #expect(WorkerMessage.Op.allCases.count == 18)
         #expect(WorkerMessage(line: #"{"op":"teleport"}"#) == nil)
     }
 }

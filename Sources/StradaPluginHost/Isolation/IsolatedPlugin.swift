@@ -5,12 +5,13 @@ package import Logging
 import StradaAutomation
 package import StradaCore
 
-/// The host side of `--isolate`: one worker process per plugin, the same ABI behind JSON lines. A worker
-/// that crashes, aborts, hangs (no answer to a heartbeat within 3 s) or exceeds its memory limit is
-/// reported with the plugin's name and restarted; its live components are re-created in the new worker
-/// and brought back to the page's state (cached messages replayed — except the last message delivered
-/// before the crash, which is the likely culprit: replaying it would crash the new worker too). After 3
-/// crashes in a minute the plugin is disabled and its components ignore messages.
+/// The host side of `--isolate`: one worker process per plugin, the same ABI behind JSON lines carried by a
+/// ``WorkerConnection`` (its own I/O thread: the main thread never waits on a worker). A worker that crashes,
+/// aborts, hangs (no progress and no answer to a heartbeat within 3 s) or exceeds its memory limit is reported
+/// with the plugin's name and restarted; its live components are re-created in the new worker and brought
+/// back to the page's state (cached messages replayed — except the last message delivered before the crash,
+/// which is the likely culprit: replaying it would crash the new worker too). After 3 crashes in a minute the
+/// plugin is disabled and its components ignore messages, until a new build loads.
 @MainActor
 package final class IsolatedPlugin {
     /// What happened to a worker.
@@ -20,46 +21,104 @@ package final class IsolatedPlugin {
         case disabled(path: String, id: String)
     }
 
+    /// Seconds a worker has to load its plugin and say hello (start, restart, reload); then it is killed.
+    package static let helloTimeout = 5.0
+    /// Seconds without progress and without an answer to a heartbeat after which a worker is killed.
+    static let silenceLimit = 3.0
+
     package let path: String
     package private(set) var id = ""
     package private(set) var version = ""
     package private(set) var componentNames: [String] = []
     /// Sees crashes, restarts and disabling.
     package var onEvent: (@MainActor (Event) -> Void)?
-    /// Sees each message not delivered because the plugin is disabled, with the reason.
+    /// Sees each message not delivered (the plugin is disabled, or its worker is far behind), with the reason.
     package var onDropped: (@MainActor (Message, String) -> Void)?
     /// Three crashes in a minute (or a failed restart): its components ignore messages until a new build
-    /// (``reload(from:)``) or a new host.
+    /// (``reload(from:completion:)``) or a new host.
     package private(set) var disabled = false
 
-    private let logger: Logger
+    let logger: Logger
     private let memoryLimitMB: Int
     private let launcher: PluginProcessLauncher
-    private var process: Process?
-    private var input: FileHandle?
-    private var source: (any DispatchSourceRead)?
-    private var heartbeat: (any DispatchSourceTimer)?
-    private var buffer = Data()
-    private var lastPong = Date()
-    private var awaitingPong = false
+    /// The worker serving (or, after a crash, starting: messages queue until it has loaded).
+    var connection: WorkerConnection?
+    /// A worker that has not said hello yet, and what it was started for.
+    var pending: (connection: WorkerConnection, purpose: Purpose)?
+    var heartbeat: (any DispatchSourceTimer)?
+    var lastPong = Date()
+    var awaitingPong = false
     private var crashes: [Date] = []
-    /// The file the worker loads: `path`, or a staged copy of a rebuilt `path` (``reload(from:)``).
+    /// The file the worker loads: a staged copy of `path` under `--watch`, else `path`.
     private var loadPath: String
     private var nextInstance = 1
-    private var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
+    var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
+    private var overflowing = false
+    /// Action calls sent to the worker serving, by number, waiting for their result.
+    var calls: [Int: @MainActor (JSON?, String?) -> Void] = [:]
+    private var nextCall = 1
+    /// Lines from the worker serving, not handled yet (see ``drain()``).
+    /// Each batch's last line carries its size, given back to its connection once handled (back-pressure).
+    var inbox: [(message: WorkerConnection.Incoming, batch: (WorkerConnection, Int)?)] = []
+    var inboxHead = 0
+    var draining = false
+    /// Main-thread time spent on the inbox before other work gets a turn.
+    static let drainBudget: UInt64 = 8_000_000
 
-    /// Starts a worker for `path` (loading `file` instead when given: a staged copy of `path`); throws the
-    /// plugin's own one-line error if it does not load.
-    package init(
-        path: String, file: String? = nil, launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024,
-        logger: Logger
-    ) throws(PluginLoadError) {
+    enum Purpose {
+        case start(@MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void)
+        case restart
+        case reload(file: String, @MainActor ([String]?, PluginLoadError?) -> Void)
+    }
+
+    private init(path: String, file: String?, launcher: PluginProcessLauncher, memoryLimitMB: Int, logger: Logger) {
         self.path = path
         self.loadPath = file ?? path
         self.launcher = launcher
         self.logger = logger
         self.memoryLimitMB = memoryLimitMB
-        try launch()
+    }
+
+    /// Starts one worker per plugin, all at once, and waits for them to load (at most `timeout` seconds for all
+    /// together: start-up only, before the window exists). `file` is what the worker loads (a staged copy of
+    /// `path`, or `path`). A worker that fails, crashes or hangs while loading is one ``PluginLoadError``.
+    package static func start(
+        _ plugins: [(path: String, file: String?)], launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024,
+        timeout: Double = helloTimeout, logger: Logger
+    ) -> [Result<IsolatedPlugin, PluginLoadError>] {
+        var outcomes: [Result<IsolatedPlugin, PluginLoadError>?] = Array(repeating: nil, count: plugins.count)
+        var started: [(Int, IsolatedPlugin)] = []
+        for (index, plugin) in plugins.enumerated() {
+            let isolated = IsolatedPlugin(
+                path: plugin.path, file: plugin.file, launcher: launcher, memoryLimitMB: memoryLimitMB, logger: logger)
+            do throws(PluginLoadError) {
+                try isolated.spawn(.start { outcomes[index] = $0 })
+                started.append((index, isolated))
+            } catch {
+                outcomes[index] = .failure(error)
+            }
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        for (_, plugin) in started {
+            guard let connection = plugin.pending?.connection else { continue }
+            switch connection.waitForFirst(until: deadline) {
+            case .message(let first)?: plugin.helloArrived(first, from: connection)
+            case .ended(let status)?: plugin.loadFailed(connection, reason: describe(status, loading: true))
+            case nil: plugin.hung(connection, after: timeout)
+            }
+        }
+        return outcomes.map { $0 ?? .failure(PluginLoadError(path: "?", reason: "not started", remedy: "")) }
+    }
+
+    /// Starts a worker for `path` (loading `file`) without waiting; `completion` gets the plugin once it has
+    /// loaded, or why not (after at most ``helloTimeout`` seconds).
+    package static func start(
+        path: String, file: String?, launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024, logger: Logger,
+        completion: @escaping @MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void
+    ) {
+        let plugin = IsolatedPlugin(
+            path: path, file: file, launcher: launcher, memoryLimitMB: memoryLimitMB, logger: logger)
+        do throws(PluginLoadError) { try plugin.spawn(.start(completion)) } catch { completion(.failure(error)) }
     }
 
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
@@ -76,10 +135,8 @@ package final class IsolatedPlugin {
 
     // MARK: Worker process
 
-    private func launch() throws(PluginLoadError) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: launcher.executable)
-        process.arguments = launcher.workerArguments(loadPath, memoryLimitMB)
+    /// Starts a worker for `purpose`; it is `pending` until its hello.
+    private func spawn(_ purpose: Purpose, file: String? = nil) throws(PluginLoadError) {
         var environment = ProcessInfo.processInfo.environment
         // A crash is reported by the host at once, not after symbolication.
         environment["SWIFT_BACKTRACE"] = "enable=no"
@@ -87,159 +144,175 @@ package final class IsolatedPlugin {
         environment[PluginWorker.codecEnvironmentKey] = Strada.config.codec.json
         // The worker ends itself once this process is gone (see PluginWorker.watchHost).
         environment[PluginWorker.hostEnvironmentKey] = String(getpid())
-        process.environment = environment
-        let toWorker = Pipe(), fromWorker = Pipe()
-        process.standardInput = toWorker
-        process.standardOutput = fromWorker
-        do { try process.run() } catch {
+        let connection: WorkerConnection
+        do {
+            connection = try WorkerConnection(
+                executable: launcher.executable,
+                arguments: launcher.workerArguments(file ?? loadPath, memoryLimitMB),
+                environment: environment
+            ) { [weak self] connection, event in
+                DispatchQueue.main.async { MainActor.assumeIsolated { self?.receive(event, from: connection) } }
+            }
+        } catch {
             throw PluginLoadError(
                 path: path, reason: "could not start its worker process (\(error))",
                 remedy: "check the host installation")
         }
-        // The first line is the worker's hello (or its error).
-        let reader = fromWorker.fileHandleForReading
-        var first = Data()
-        let deadline = Date().addingTimeInterval(10)
-        while !first.contains(0x0A) && Date() < deadline {
-            let chunk = reader.availableData
-            if chunk.isEmpty { break }
-            first.append(chunk)
-        }
-        let newline = first.firstIndex(of: 0x0A) ?? first.endIndex
-        let hello = WorkerMessage(line: String(decoding: first[first.startIndex..<newline], as: UTF8.self))
-        guard case .hello(let helloID, let helloVersion, _, let names)? = hello else {
-            if case .error(_, let reason)? = hello {
-                process.terminate()
-                throw PluginLoadError(path: path, reason: reason, remedy: "fix or remove the plugin")
+        pending = (connection, purpose)
+        if case .reload = purpose {} else { self.connection = connection }
+        // A worker that loads nothing within the limit is killed; its end reports it.
+        DispatchQueue.main.asyncAfter(deadline: .now() + Self.helloTimeout) { [weak self, weak connection] in
+            MainActor.assumeIsolated {
+                guard let self, let connection else { return }
+                self.hung(connection, after: Self.helloTimeout)
             }
-            // No hello: the worker died (its stdout closed first; wait until it is reaped) or hangs.
-            let gone = Date().addingTimeInterval(2)
-            while process.isRunning && Date() < gone { usleep(2_000) }
-            let hung = process.isRunning
-            if hung {
-                kill(process.processIdentifier, SIGKILL)
-                let killed = Date().addingTimeInterval(2)
-                while process.isRunning && Date() < killed { usleep(2_000) }
-            }
-            let reason =
-                hung
-                ? "hung while loading (no hello from its worker in 10 s)"
-                : process.terminationReason == .uncaughtSignal
-                    ? "crashed while loading (signal \(process.terminationStatus))"
-                    : "its worker process exited while loading it (status \(process.terminationStatus))"
-            throw PluginLoadError(path: path, reason: reason, remedy: "fix or remove the plugin")
         }
-        if newline < first.endIndex { buffer = Data(first[first.index(after: newline)...]) }
+    }
+
+    private func receive(_ event: WorkerConnection.Event, from connection: WorkerConnection) {
+        switch event {
+        case .messages(let messages, let bytes):
+            var rest = messages[...]
+            if pending?.connection === connection, let first = rest.popFirst() {
+                guard case .message(let message) = first else {
+                    connection.kill()
+                    return loadFailed(connection, reason: "its worker did not start with a hello")
+                }
+                helloArrived(message, from: connection)
+            }
+            guard connection === self.connection, !rest.isEmpty else { return connection.handled(bytes: bytes) }
+            inbox += rest.dropLast().map { ($0, nil) }
+            inbox.append((rest.last!, (connection, bytes)))
+            drain()
+        case .ended(let status):
+            if pending?.connection === connection {
+                loadFailed(connection, reason: Self.describe(status, loading: true))
+            } else if connection === self.connection {
+                workerEnded(status)
+            }
+        }
+    }
+
+    /// The first line of a pending worker: its hello, or why it did not load.
+    private func helloArrived(_ first: WorkerMessage, from connection: WorkerConnection) {
+        guard let purpose = pending?.purpose, pending?.connection === connection else { return }
+        switch first {
+        case .hello(let helloID, let helloVersion, _, let names):
+            pending = nil
+            loaded(connection, id: helloID, version: helloVersion, names: names, purpose: purpose)
+        case .error(_, let reason, let remedy):
+            connection.stop()
+            loadFailed(connection, reason: reason, remedy: remedy.isEmpty ? "fix or remove the plugin" : remedy)
+        default:
+            connection.kill()
+            loadFailed(connection, reason: "its worker did not start with a hello")
+        }
+    }
+
+    /// A pending worker said nothing for `seconds`: it is killed.
+    private func hung(_ connection: WorkerConnection, after seconds: Double) {
+        guard pending?.connection === connection else { return }
+        connection.kill()
+        loadFailed(connection, reason: "hung while loading (no hello from its worker in \(Int(seconds)) s)")
+    }
+
+    private func loaded(
+        _ connection: WorkerConnection, id helloID: String, version helloVersion: String, names: [String],
+        purpose: Purpose
+    ) {
         id = helloID
         version = helloVersion
-        componentNames = names
-        self.process = process
-        input = toWorker.fileHandleForWriting
-        let source = DispatchSource.makeReadSource(fileDescriptor: reader.fileDescriptor, queue: .main)
-        source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readWorker(reader) } }
-        source.resume()
-        self.source = source
-        startHeartbeat()
-    }
-
-    private func startHeartbeat() {
         lastPong = Date()
         awaitingPong = false
-        let timer = DispatchSource.makeTimerSource(queue: .main)
-        timer.schedule(deadline: .now() + 1, repeating: 1)
-        timer.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.beat() } }
-        timer.resume()
-        heartbeat = timer
-    }
-
-    private func beat() {
-        guard let process, process.isRunning else { return }
-        if awaitingPong, Date().timeIntervalSince(lastPong) > 3 {
-            logger.error("plugin \(id) (\(path)) stopped answering for 3 s: killing its worker")
-            kill(process.processIdentifier, SIGKILL)
-            return
-        }
-        awaitingPong = true
-        send(.ping)
-    }
-
-    private func readWorker(_ reader: FileHandle) {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        let count = read(reader.fileDescriptor, &chunk, chunk.count)
-        guard count > 0 else { return workerEnded() }
-        buffer.append(contentsOf: chunk[0..<count])
-        while let newline = buffer.firstIndex(of: 0x0A) {
-            let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-            buffer.removeSubrange(buffer.startIndex...newline)
-            guard let message = WorkerMessage(line: line) else { continue }
-            handle(message)
+        startHeartbeat()
+        switch purpose {
+        case .start(let completion):
+            componentNames = names
+            completion(.success(self))
+        case .restart:
+            onEvent?(.restarted(path: path, id: id))
+        case .reload(let file, let completion):
+            failCalls("a new build replaced it before it answered")
+            self.connection?.stop()
+            self.connection = connection
+            loadPath = file
+            componentNames = names
+            disabled = false
+            crashes = []
+            bringBack(excludingLastDelivered: false)
+            completion(components.values.map(\.componentName).uniqued().sorted(), nil)
         }
     }
 
-    private func handle(_ message: WorkerMessage) {
-        switch message {
-        case .pong:
-            lastPong = Date()
-            awaitingPong = false
-        case .reply(let instance, let json):
-            var bytes = json
-            _ = bytes.withUTF8 { components[instance]?.takeReply(UnsafeRawBufferPointer($0)) { json } }
-        case .replyToEvent(let instance, let event, let data):
-            _ = components[instance]?.replyFromPlugin(toEvent: event, dataJSON: data)
-        case .setButton(let instance, let button): _ = components[instance]?.setButton(HeaderButton(json: button))
-        case .removeButton(let instance, let id): _ = components[instance]?.removeButton(id: id)
-        case .show(let instance, let id, let spec): _ = components[instance]?.showControl(id: id, specJSON: spec)
-        case .remove(let instance, let id): _ = components[instance]?.removeControl(id: id)
-        default: break  // host → worker operations never come back
+    private func loadFailed(_ connection: WorkerConnection, reason: String, remedy: String = "fix or remove the plugin")
+    {
+        guard let purpose = pending?.purpose, pending?.connection === connection else { return }
+        pending = nil
+        switch purpose {
+        case .start(let completion):
+            self.connection = nil
+            completion(.failure(PluginLoadError(path: path, reason: reason, remedy: remedy)))
+        case .restart:
+            self.connection = nil
+            disabled = true
+            logger.error("plugin \(id) (\(path)) cannot be restarted: \(reason)")
+            onEvent?(.disabled(path: path, id: id))
+        case .reload(_, let completion):
+            let serving = disabled ? "the plugin stays disabled" : "the previous build keeps serving"
+            completion(nil, PluginLoadError(path: path, reason: reason, remedy: "\(remedy); \(serving)"))
         }
     }
 
-    private func workerEnded() {
-        source?.cancel()
-        source = nil
-        heartbeat?.cancel()
-        heartbeat = nil
-        guard let process else { return }
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); usleep(50_000) }
-        self.process = nil
-        let killed = process.terminationStatus == SIGKILL ? ": killed after it stopped answering, or out of memory" : ""
-        let reason =
-            process.terminationReason == .uncaughtSignal
-            ? "crashed (signal \(process.terminationStatus)\(killed))"
-            : "exited with status \(process.terminationStatus)"
+    private static func describe(_ status: Int32, loading: Bool) -> String {
+        let signal = status & 0x7f, code = (status >> 8) & 0xff
+        if signal != 0 {
+            if loading { return "crashed while loading (signal \(signal))" }
+            let killed = signal == SIGKILL ? ": killed after it stopped answering, or out of memory" : ""
+            return "crashed (signal \(signal)\(killed))"
+        }
+        return loading ? "its worker process exited while loading it (status \(code))" : "exited with status \(code)"
+    }
+
+    private func workerEnded(_ status: Int32) {
+        connection = nil
+        failCalls("its worker ended before answering")
+        let reason = Self.describe(status, loading: false)
         logger.error("plugin \(id) (\(path)) \(reason); the host keeps running")
         onEvent?(.crashed(path: path, id: id, reason: reason))
         let now = Date()
         crashes = crashes.filter { now.timeIntervalSince($0) < 60 } + [now]
         guard crashes.count < 3 else {
             disabled = true
-            logger.error("plugin \(id) crashed 3 times in a minute: disabled until the host restarts")
+            logger.error("plugin \(id) crashed 3 times in a minute: disabled until a new build or a new host")
             onEvent?(.disabled(path: path, id: id))
             for component in components.values { component.removeOwnControls() }
             return
         }
-        do {
-            try launch()
+        do throws(PluginLoadError) {
+            try spawn(.restart)
         } catch {
             disabled = true
             logger.error("plugin \(id) cannot be restarted: \(error.description)")
             onEvent?(.disabled(path: path, id: id))
             return
         }
-        // Bring every live component back: new instance, page lifecycle, cached messages in arrival order.
+        // Queued ahead of everything else: the new worker reads them once it has loaded.
+        bringBack(excludingLastDelivered: true)
+    }
+
+    /// Every live component in the worker now serving: new instance, page lifecycle, cached messages in
+    /// arrival order.
+    private func bringBack(excludingLastDelivered: Bool) {
         for (number, component) in components.sorted(by: { $0.key < $1.key }) {
             component.removeOwnControls()
             createInstance(number, name: component.componentName)
-            component.replayState(excludingLastDelivered: true)
+            component.replayState(excludingLastDelivered: excludingLastDelivered)
         }
-        onEvent?(.restarted(path: path, id: id))
     }
 
     // MARK: Instances
 
-    fileprivate func attach(_ component: IsolatedComponent) {
+    func attach(_ component: IsolatedComponent) {
         let number = nextInstance
         nextInstance += 1
         component.bind(plugin: self, instance: number)
@@ -251,126 +324,87 @@ package final class IsolatedPlugin {
         send(.create(instance: number, component: name))
     }
 
-    fileprivate func detach(instance number: Int) {
+    func detach(instance number: Int) {
         components[number] = nil
         send(.destroy(instance: number))
     }
 
     /// A message for one of this plugin's components arrived while the plugin is disabled.
-    fileprivate func drop(_ message: Message) {
+    func drop(_ message: Message) {
         onDropped?(message, "plugin \(id) is disabled (it crashed 3 times in a minute)")
     }
 
-    fileprivate func send(_ message: WorkerMessage) {
-        guard !disabled, let input, process?.isRunning == true else { return }
-        input.write(Data((message.line + "\n").utf8))
+    /// Queues `message` for the worker; `false` when it was not (no worker, or the worker is far behind).
+    @discardableResult
+    func send(_ message: WorkerMessage) -> Bool {
+        guard !disabled, let connection else { return false }
+        let sent = connection.send(message.line)
+        if !sent, !overflowing {
+            logger.error(
+                """
+                plugin \(id) (\(path)): its worker is \(WorkerConnection.maxQueued >> 20) MiB behind; messages to it \
+                are dropped until it catches up
+                """)
+        }
+        overflowing = !sent
+        return sent
+    }
+
+    // MARK: Actions
+
+    /// Calls the manifest action `action` in the worker (as ``LoadedPlugin/call(action:arguments:)`` does in
+    /// process); `completion` gets the result, or why there is none. Nothing waits on the main thread.
+    package func call(
+        action: String, arguments: [JSON], completion: @escaping @MainActor (_ result: JSON?, _ error: String?) -> Void
+    ) {
+        let number = nextCall
+        nextCall += 1
+        guard connection != nil, pending?.connection !== connection,
+            send(.call(call: number, action: action, arguments: arguments))
+        else {
+            let state = disabled ? "disabled" : "restarting"
+            return completion(nil, "plugin \(id) is \(state); try again once it serves")
+        }
+        calls[number] = completion
+    }
+
+    private func failCalls(_ reason: String) {
+        let waiting = calls
+        calls = [:]
+        for (_, completion) in waiting.sorted(by: { $0.key < $1.key }) { completion(nil, "plugin \(id): \(reason)") }
     }
 
     // MARK: Hot reload
 
     /// `--isolate --watch`: a new build of the plugin, at `file` (a staged copy of ``path``), replaces the
-    /// running one. It is probed first; if it does not load, this throws and the old worker keeps serving.
-    /// Otherwise the old worker stops, a new one loads `file`, and every live component is brought back as
-    /// after a crash (new instance, page lifecycle, every cached message replayed). A disabled plugin is
-    /// enabled again. Returns the names of the live components brought back.
-    @discardableResult
-    package func reload(from file: String) throws(PluginLoadError) -> [String] {
-        if let error = PluginProbe.inspect(file: file, launcher: launcher).loadError {
-            throw PluginLoadError(
-                path: path, reason: error.reason, remedy: error.remedy + "; the previous build keeps serving")
+    /// running one. A new worker loads it next to the one serving; once it has said hello the old worker stops
+    /// and every live component is brought back in the new one (new instance, page lifecycle, every cached
+    /// message replayed), and a disabled plugin is enabled again. If it does not load (error, crash, no hello in
+    /// ``helloTimeout`` s), the old worker keeps serving. `completion` gets the names of the live components
+    /// brought back, or the error. Nothing here waits on the main thread.
+    package func reload(
+        from file: String, completion: @escaping @MainActor (_ names: [String]?, _ error: PluginLoadError?) -> Void
+    ) {
+        if let pending, case .reload(_, let earlier) = pending.purpose {
+            self.pending = nil
+            pending.connection.kill()
+            earlier(
+                nil, PluginLoadError(path: path, reason: "replaced by a newer build before it loaded", remedy: "none"))
         }
-        stopWorker()
-        let previous = loadPath
-        loadPath = file
-        do {
-            try launch()
-        } catch {
-            loadPath = previous
-            disabled = true
-            onEvent?(.disabled(path: path, id: id))
-            throw error
+        do throws(PluginLoadError) { try spawn(.reload(file: file, completion), file: file) } catch {
+            completion(nil, error)
         }
-        disabled = false
-        crashes = []
-        for (number, component) in components.sorted(by: { $0.key < $1.key }) {
-            component.removeOwnControls()
-            createInstance(number, name: component.componentName)
-            component.replayState(excludingLastDelivered: false)
-        }
-        return components.values.map(\.componentName).uniqued().sorted()
     }
 
-    /// Stops the worker without counting it as a crash.
-    private func stopWorker() {
+    /// Stops the worker (host exit, or the plugin file was removed).
+    package func shutdown() {
+        failCalls("the host is stopping it")
         heartbeat?.cancel()
         heartbeat = nil
-        source?.cancel()
-        source = nil
-        input = nil
-        guard let process else { return }
-        self.process = nil
-        process.terminate()
-        let deadline = Date().addingTimeInterval(2)
-        while process.isRunning && Date() < deadline { usleep(2_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        buffer = Data()
-    }
-
-    /// Stops the worker (host exit).
-    package func shutdown() {
-        heartbeat?.cancel()
-        source?.cancel()
-        process?.terminate()
-        process = nil
-    }
-}
-
-/// The host-side stand-in for a component whose plugin runs in a worker process.
-@MainActor
-final class IsolatedComponent: ForeignComponent {
-    private weak var plugin: IsolatedPlugin?
-    private var instance = 0
-
-    func bind(plugin: IsolatedPlugin, instance: Int) {
-        self.plugin = plugin
-        self.instance = instance
-    }
-
-    /// The id of the last message handed to the worker (excluded from a replay after a crash).
-    private var lastDelivered: String?
-
-    override func deliver(_ message: Message) {
-        if let plugin, plugin.disabled { return plugin.drop(message) }
-        lastDelivered = message.id
-        super.deliver(message)
-    }
-
-    override func forward(messageJSON: String) {
-        plugin?.send(.receive(instance: instance, messageJSON: messageJSON))
-    }
-
-    override func forward(lifecycle event: strada_lifecycle_event) {
-        plugin?.send(.lifecycle(instance: instance, event: Int(event)))
-    }
-
-    override func forwardActivation(controlID: String) {
-        plugin?.send(.activated(instance: instance, control: controlID))
-    }
-
-    override func forwardControlEvent(controlID: String, eventJSON: String) {
-        plugin?.send(.controlEvent(instance: instance, control: controlID, eventJSON: eventJSON))
-    }
-
-    override func destroyInstance() {
-        plugin?.detach(instance: instance)
-    }
-
-    /// After a worker restart: the page is shown, and every cached message is delivered again.
-    func replayState(excludingLastDelivered: Bool) {
-        lifecycle(.viewDidLoad)
-        lifecycle(.viewWillAppear)
-        lifecycle(.viewDidAppear)
-        let suspect = excludingLastDelivered ? lastDelivered : nil
-        for message in cachedMessages where message.id != suspect { deliver(message) }
+        connection?.stop()
+        connection?.kill()
+        pending?.connection.kill()
+        connection = nil
+        pending = nil
     }
 }

@@ -11,9 +11,10 @@ import StradaCore
 /// forwarded to the host process. If the plugin crashes, hangs or runs out of memory, only this process dies.
 @MainActor
 package final class PluginWorker {
-    private let descriptor: PluginDescriptor
+    private let plugin: LoadedPlugin
+    private var descriptor: PluginDescriptor { plugin.descriptor }
     private var instances: [Int: (forwarder: WorkerInstance, handle: OpaquePointer, instance: OpaquePointer)] = [:]
-    private var input = Data()
+    private var input = LineSplitter(limit: WorkerMessage.limits.maxBytes)
     private var source: (any DispatchSourceRead)?
 
     /// Loads `file` and says hello, or prints the error and exits 1.
@@ -23,19 +24,20 @@ package final class PluginWorker {
     nonisolated static let hostEnvironmentKey = "STRADA_WORKER_HOST"
 
     nonisolated package static func run(file: String, logger: Logger) -> Never {
+        dieWithHost()
         if let codec = ProcessInfo.processInfo.environment[codecEnvironmentKey] {
             Strada.config.codec = CodecSettings(json: codec)
         }
         MainActor.assumeIsolated {
             switch PluginLoader(logger: logger).load(file: file) {
             case .failure(let error):
-                WorkerOutput.write(.error(message: error.description, reason: error.reason))
+                WorkerOutput.write(.error(message: error.description, reason: error.reason, remedy: error.remedy))
                 exit(1)
             case .success(let plugin):
                 WorkerOutput.write(
                     .hello(
                         id: plugin.id, version: plugin.version, abi: plugin.abi, components: plugin.componentNames))
-                let worker = PluginWorker(descriptor: plugin.descriptor)
+                let worker = PluginWorker(plugin: plugin)
                 worker.start()
                 worker.watchHost()
                 keepAlive = worker
@@ -48,8 +50,23 @@ package final class PluginWorker {
 
     private static var keepAlive: PluginWorker?
 
-    init(descriptor: PluginDescriptor) {
-        self.descriptor = descriptor
+    /// Asks the kernel to kill this process when the host's thread that started it ends (PR_SET_PDEATHSIG): no
+    /// worker outlives its host, even a host killed with SIGKILL while the plugin's entry point hangs (when
+    /// nothing in the worker can look). The host starts workers from its main thread. `prctl` is variadic, which
+    /// Swift cannot call: it is looked up and called with its five integer arguments, as the kernel takes them.
+    nonisolated private static func dieWithHost() {
+        guard let value = ProcessInfo.processInfo.environment[hostEnvironmentKey], let host = pid_t(value),
+            let symbol = dlsym(nil, "prctl")  // RTLD_DEFAULT
+        else { return }
+        typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+        let prctl = unsafeBitCast(symbol, to: Prctl.self)
+        let setParentDeathSignal: Int32 = 1  // PR_SET_PDEATHSIG, <linux/prctl.h>
+        _ = prctl(setParentDeathSignal, UInt(SIGKILL), 0, 0, 0)
+        if getppid() != host { exit(0) }  // the host ended before the request was made
+    }
+
+    init(plugin: LoadedPlugin) {
+        self.plugin = plugin
     }
 
     private func start() {
@@ -75,14 +92,20 @@ package final class PluginWorker {
     private var hostWatch: (any DispatchSourceTimer)?
 
     private func readInput() {
-        var buffer = [UInt8](repeating: 0, count: 65536)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
         let count = read(0, &buffer, buffer.count)
         guard count > 0 else { exit(0) }  // the host went away
-        input.append(contentsOf: buffer[0..<count])
-        while let newline = input.firstIndex(of: 0x0A) {
-            let line = String(decoding: input[input.startIndex..<newline], as: UTF8.self)
-            input.removeSubrange(input.startIndex...newline)
-            if let message = WorkerMessage(line: line) { handle(message) }
+        let lines: [[UInt8]]
+        do {
+            lines = try buffer.withUnsafeBytes { raw throws(LineSplitter.TooLong) in
+                try input.append(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+            }
+        } catch {
+            exit(1)  // not the host's protocol
+        }
+        for bytes in lines {
+            let line = String(decoding: bytes, as: UTF8.self)
+            if let message = WorkerMessage.receive(line: line) ?? WorkerMessage(line: line) { handle(message) }
         }
     }
 
@@ -110,6 +133,13 @@ package final class PluginWorker {
         case .controlEvent(let id, let control, let event):
             guard let entry = instances[id] else { return }
             descriptor.controlEvent(entry.instance, control, event)
+        case .call(let call, let action, let arguments):
+            do {
+                let result = try plugin.call(action: action, arguments: arguments)
+                WorkerOutput.write(.callResult(call: call, result: result, error: nil))
+            } catch {
+                WorkerOutput.write(.callResult(call: call, result: nil, error: error.reason))
+            }
         case .destroy(let id):
             guard let entry = instances.removeValue(forKey: id) else { return }
             HostAPI.unregister(entry.handle)

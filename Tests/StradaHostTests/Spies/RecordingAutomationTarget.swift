@@ -49,10 +49,12 @@ final class RecordingAutomationTarget: AutomationTarget {
         return hasModal
     }
 
-    func call(plugin pluginID: String, action: String, arguments: [JSON]) throws(PluginCallError) -> JSON {
+    func call(
+        plugin pluginID: String, action: String, arguments: [JSON],
+        completion: @escaping @MainActor (Result<JSON, PluginCallError>) -> Void
+    ) {
         calls.append("call \(pluginID) \(action)")
-        guard let outcome = plugins[pluginID] else { throw .noSuchPlugin }
-        return try outcome.get()
+        completion(plugins[pluginID] ?? .failure(.noSuchPlugin))
     }
 
     func quit(reason: String) { calls.append("quit \(reason)") }

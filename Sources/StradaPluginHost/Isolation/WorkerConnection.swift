@@ -1,0 +1,359 @@
+import Foundation
+import StradaAutomation
+import StradaCore
+
+/// One worker process and its two pipes, served by one I/O thread of its own that waits in poll(2): the main
+/// thread never reads, writes or waits on a worker, and no dispatch source watches a pipe (a descriptor closed
+/// or reused under a live source crashed the host's dispatch manager thread).
+///
+/// Lines to the worker wait in a queue bounded by ``maxQueued`` bytes and are written as the worker reads;
+/// lines from it are read as they come, parsed on the I/O thread, and handed to `sink` in batches. When the
+/// receiver falls behind by more than ``maxBacklog`` bytes, reading pauses until it catches up (back-pressure
+/// on the worker). Every descriptor is opened close-on-exec, owned by the I/O thread and closed by it only
+/// after its last use; the process is reaped by the same thread, so its id is never signalled once reused.
+final class WorkerConnection: @unchecked Sendable {  // mutable state under `state`
+    /// What the I/O thread reports, in order.
+    enum Event: Sendable {
+        /// Lines read, parsed (a line that is not a worker message is left out), with their size in bytes:
+        /// pass it to ``handled(bytes:)`` once they are dealt with.
+        case messages([Incoming], bytes: Int)
+        /// The worker's output ended and it was reaped: its `waitpid` status.
+        case ended(status: Int32)
+    }
+
+    /// A line from the worker, read on the I/O thread: a reply arrives as the bridge message it carries, so the
+    /// main thread does not parse 20,000 replies again.
+    enum Incoming: Sendable {
+        case message(WorkerMessage)
+        case reply(instance: Int, Message)
+    }
+
+    /// Reads one line from the worker; `nil` when it is not a worker message (or a reply not a bridge message).
+    static func decode(_ line: [UInt8]) -> Incoming? {
+        let text = String(decoding: line, as: UTF8.self)
+        guard let (op, instance, json) = WorkerMessage.payload(ofLine: text), op == .reply else {
+            return WorkerMessage(line: text).map(Incoming.message)
+        }
+        // Checked in full here (the worker is not trusted), and kept as written: the page gets this text.
+        guard let message = try? Message(wireText: String(json)) else { return nil }
+        return .reply(instance: instance, message)
+    }
+
+    /// Bytes of lines to the worker held at most; ``send(_:)`` refuses more.
+    static let maxQueued = 256 << 20
+    /// Bytes read but not yet handled at most, before reading pauses.
+    static let maxBacklog = 64 << 20
+
+    let pid: pid_t
+    private let state = NSCondition()
+    private let sink: @Sendable (WorkerConnection, Event) -> Void
+    private var toWorker: Int32
+    private let fromWorker: Int32
+    private let wakeRead: Int32, wakeWrite: Int32
+    private var queue: [[UInt8]] = []
+    private var queueHead = 0  // bytes of queue[0] already written
+    private var queued = 0
+    private var backlog = 0
+    private var closeInput = false
+    private var reaped = false
+    private var first: First?
+    private var lastProgress = DispatchTime.now().uptimeNanoseconds
+
+    /// Starts `executable` with `arguments` and `environment`, its stdin and stdout connected to this
+    /// connection, its stderr the host's. `sink` is called on the I/O thread.
+    init(
+        executable: String, arguments: [String], environment: [String: String],
+        sink: @escaping @Sendable (WorkerConnection, Event) -> Void
+    ) throws(SpawnError) {
+        var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], wake: [Int32] = [-1, -1]
+        guard Self.pipe2(&input, O_CLOEXEC) == 0 else { throw SpawnError(code: errno) }
+        guard Self.pipe2(&output, O_CLOEXEC) == 0 else {
+            let code = errno
+            close(input[0]); close(input[1])
+            throw SpawnError(code: code)
+        }
+        guard Self.pipe2(&wake, O_CLOEXEC | O_NONBLOCK) == 0 else {
+            let code = errno
+            for fd in input + output { close(fd) }
+            throw SpawnError(code: code)
+        }
+        let spawned = Self.spawn(executable, arguments, environment, stdin: input[0], stdout: output[1])
+        close(input[0])
+        close(output[1])
+        guard case .success(let pid) = spawned else {
+            for fd in [input[1], output[0]] + wake { close(fd) }
+            if case .failure(let error) = spawned { throw error }
+            throw SpawnError(code: EINVAL)
+        }
+        self.pid = pid
+        self.sink = sink
+        toWorker = input[1]
+        fromWorker = output[0]
+        (wakeRead, wakeWrite) = (wake[0], wake[1])
+        _ = fcntl(toWorker, F_SETFL, fcntl(toWorker, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fromWorker, F_SETFL, fcntl(fromWorker, F_GETFL) | O_NONBLOCK)
+        let thread = Thread { [self] in run() }
+        thread.name = "strada.worker.\(pid)"
+        thread.start()
+    }
+
+    deinit {
+        // Nobody can wake the thread any more (it held `self` until it returned).
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    /// Could not start the worker: `errno` of the failing call.
+    struct SpawnError: Error, CustomStringConvertible {
+        let code: Int32
+        var description: String { String(cString: strerror(code)) }
+    }
+
+    // MARK: Any thread
+
+    /// Queues `line` (a newline is added); `false` when the queue is full or the worker's input is closed.
+    @discardableResult
+    func send(_ line: String) -> Bool {
+        var bytes = Array(line.utf8)
+        bytes.append(0x0A)
+        let (accepted, first) = state.withLock {
+            guard !closeInput, toWorker >= 0, queued + bytes.count <= Self.maxQueued else { return (false, false) }
+            queued += bytes.count
+            queue.append(bytes)
+            return (true, queue.count == 1)
+        }
+        if first { wake() }  // a queue that was not empty is being written already
+        return accepted
+    }
+
+    /// Bytes of earlier ``Event/messages(_:bytes:)`` batches are dealt with: reading may go on.
+    func handled(bytes: Int) {
+        let resume = state.withLock {
+            let paused = backlog > Self.maxBacklog
+            backlog -= bytes
+            return paused && backlog <= Self.maxBacklog
+        }
+        if resume { wake() }
+    }
+
+    /// Nanoseconds since the worker last read or wrote anything (or since reading paused for the host).
+    var idleNanoseconds: UInt64 {
+        let last = state.withLock { lastProgress }
+        let now = DispatchTime.now().uptimeNanoseconds
+        return now > last ? now - last : 0
+    }
+
+    /// How a worker began.
+    enum First: Sendable {
+        /// Its first line.
+        case message(WorkerMessage)
+        /// It ended (`waitpid` status) before writing a line.
+        case ended(status: Int32)
+    }
+
+    /// Waits for the worker's first line, or its end, at most until `deadline` (`nil` then). Blocks the
+    /// caller: only for start-up, which waits for every plugin's hello at once before the window exists.
+    func waitForFirst(until deadline: Date) -> First? {
+        state.withLock {
+            while first == nil, state.wait(until: deadline) {}
+            return first
+        }
+    }
+
+    /// Closes the worker's input (it exits when it reads the end); ``kill()`` follows if it does not.
+    func stop() {
+        state.withLock {
+            closeInput = true
+            queue = []
+            queued = 0
+        }
+        wake()
+    }
+
+    /// SIGKILL, unless the worker was reaped already (its id may belong to another process then).
+    func kill() {
+        state.withLock {
+            if !reaped { _ = Foundation.kill(pid, SIGKILL) }
+        }
+    }
+
+    private func wake() {
+        var one: UInt8 = 1
+        _ = write(wakeWrite, &one, 1)  // a full pipe already wakes the thread
+    }
+
+    // MARK: The I/O thread
+
+    private func run() {
+        var splitter = LineSplitter(limit: WorkerMessage.limits.maxBytes)
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var open = true
+        while open {
+            let (writing, paused, closing) = state.withLock { (!queue.isEmpty, backlog > Self.maxBacklog, closeInput) }
+            if closing, toWorker >= 0 { closeToWorker() }
+            var fds = [
+                pollfd(fd: fromWorker, events: paused ? 0 : Int16(POLLIN), revents: 0),
+                pollfd(fd: writing ? toWorker : -1, events: Int16(POLLOUT), revents: 0),
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&fds, 3, paused ? 50 : -1)
+            if ready < 0 && errno != EINTR { break }
+            if paused { touch() }  // the host is the slow one: the worker is not idle
+            if fds[2].revents != 0 { drainWake() }
+            if fds[1].revents != 0 { writeQueued() }
+            if fds[0].revents != 0 { open = readAvailable(&splitter, &buffer) }
+        }
+        closeToWorker()
+        close(fromWorker)
+        let status = reap()
+        state.withLock {
+            if first == nil { first = .ended(status: status) }
+            state.broadcast()
+        }
+        sink(self, .ended(status: status))
+    }
+
+    private func touch() {
+        state.withLock { lastProgress = DispatchTime.now().uptimeNanoseconds }
+    }
+
+    private func drainWake() {
+        var bytes = [UInt8](repeating: 0, count: 256)
+        while read(wakeRead, &bytes, bytes.count) > 0 {}
+    }
+
+    private func closeToWorker() {
+        let fd = state.withLock {
+            let fd = toWorker
+            toWorker = -1
+            queue = []
+            queued = 0
+            return fd
+        }
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Writes queued lines until the pipe is full or the queue empty.
+    private func writeQueued() {
+        while true {
+            let next = state.withLock { queue.first.map { ($0, queueHead) } }
+            guard let (bytes, head) = next, toWorker >= 0 else { return }
+            let written = bytes.withUnsafeBytes { write(toWorker, $0.baseAddress! + head, $0.count - head) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno != EAGAIN { closeToWorker() }  // EPIPE: the worker is gone; its end is reported by read
+                return
+            }
+            state.withLock {
+                lastProgress = DispatchTime.now().uptimeNanoseconds
+                queued -= written
+                queueHead += written
+                if queueHead == bytes.count {
+                    queue.removeFirst()
+                    queueHead = 0
+                }
+            }
+        }
+    }
+
+    /// Reads what is there; `false` at the end of the worker's output.
+    private func readAvailable(_ splitter: inout LineSplitter, _ buffer: inout [UInt8]) -> Bool {
+        var messages: [Incoming] = []
+        var bytes = 0
+        var open = true
+        while bytes < 8 << 20 {
+            let count = buffer.withUnsafeMutableBytes { read(fromWorker, $0.baseAddress!, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 && errno == EAGAIN { break }
+            if count <= 0 {
+                open = false
+                break
+            }
+            bytes += count
+            touch()
+            do {
+                let lines = try buffer.withUnsafeBytes { raw throws(LineSplitter.TooLong) in
+                    try splitter.append(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+                }
+                messages += lines.compactMap(Self.decode)
+            } catch {
+                open = false  // not the protocol: treated as the worker's end (it is killed while reaped)
+                break
+            }
+        }
+        if !messages.isEmpty {
+            state.withLock {
+                backlog += bytes
+                if first == nil {
+                    if case .message(let message) = messages[0] {
+                        first = .message(message)
+                    } else {
+                        first = .message(.pong)
+                    }
+                    state.broadcast()
+                }
+            }
+            sink(self, .messages(messages, bytes: bytes))
+        }
+        return open
+    }
+
+    /// Waits for the worker to end: 5 s after its output closed, it is killed.
+    private func reap() -> Int32 {
+        let deadline = DispatchTime.now().uptimeNanoseconds + 5_000_000_000
+        var killed = false
+        while true {
+            let status: Int32? = state.withLock {
+                var status: Int32 = 0
+                let result = waitpid(pid, &status, WNOHANG)
+                guard result == pid || (result < 0 && errno == ECHILD) else { return nil }
+                reaped = true
+                return result == pid ? status : SIGKILL
+            }
+            if let status { return status }
+            if !killed, DispatchTime.now().uptimeNanoseconds > deadline {
+                kill()
+                killed = true
+            }
+            usleep(5_000)
+        }
+    }
+
+    // MARK: Spawning
+
+    /// pipe2(2): both ends close-on-exec from the start, so no process another thread starts meanwhile inherits
+    /// them (a worker holding another's input open kept it from ever seeing its end). Glibc declares it only
+    /// with `_GNU_SOURCE`, which Swift's module does not set: it is looked up.
+    private static func pipe2(_ fds: inout [Int32], _ flags: Int32) -> Int32 {
+        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "pipe2") else { return -1 }
+        return fds.withUnsafeMutableBufferPointer { unsafeBitCast(symbol, to: Pipe2.self)($0.baseAddress!, flags) }
+    }
+
+    private static func spawn(
+        _ executable: String, _ arguments: [String], _ environment: [String: String], stdin: Int32, stdout: Int32
+    ) -> Result<pid_t, SpawnError> {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears close-on-exec on the copies: the worker gets these two, and no other pipe of ours.
+        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
+        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        return code == 0 ? .success(pid) : .failure(SpawnError(code: code))
+    }
+}
