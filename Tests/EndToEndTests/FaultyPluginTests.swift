@@ -62,16 +62,8 @@ struct FaultyPluginTests {
         let workers = host.descendants(named: "strada-host")
         try #require(!workers.isEmpty, "no plugin worker found under the host")
         kill(host.pid, SIGKILL)
-        func alive(_ pid: Int32) -> Bool {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.range(of: ")", options: .backwards)
-            else { return false }
-            return !stat[close.upperBound...].hasPrefix(" Z")  // a zombie has ended
-        }
-        let deadline = Date().addingTimeInterval(15)
-        while workers.contains(where: alive) && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(workers.filter(alive).isEmpty, "workers still running after the host was killed: \(workers)")
-        for worker in workers where alive(worker) { kill(worker, SIGKILL) }
+        let left = try await HostProcess.survivors(of: workers, within: 15)
+        #expect(left.isEmpty, "workers still running after the host was killed: \(left) of \(workers)")
     }
 
     @Test func underIsolationAHangingPluginIsKilledAndRestarted() async throws {

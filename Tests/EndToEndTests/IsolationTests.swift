@@ -160,16 +160,8 @@ struct IsolationTests {
         }
         try #require(workers.count == 2, "expected two plugin workers under the host, found \(workers)")
         kill(host.pid, SIGKILL)
-        func alive(_ pid: Int32) -> Bool {
-            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-                let close = stat.range(of: ")", options: .backwards)
-            else { return false }
-            return !stat[close.upperBound...].hasPrefix(" Z")  // a zombie has ended
-        }
-        let deadline = Date().addingTimeInterval(5)
-        while workers.contains(where: alive) && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(workers.filter(alive).isEmpty, "workers still running after the host was killed: \(workers)")
-        for worker in workers where alive(worker) { kill(worker, SIGKILL) }
+        let left = try await HostProcess.survivors(of: workers, within: 5)
+        #expect(left.isEmpty, "workers still running after the host was killed: \(left) of \(workers)")
     }
     /// Two plugins serving the same component name: the same warning line as in process, the first one serves.
     @Test func aComponentNameClaimedTwiceIsReportedAsInProcess() async throws {

@@ -108,6 +108,22 @@ public final class HostProcess: Sendable {
         return found
     }
 
+    /// Waits up to `seconds` for every process in `pids` to end (a zombie has ended), then SIGKILLs any left and
+    /// returns those: the processes that outlived the wait.
+    public static func survivors(of pids: [Int32], within seconds: Double) async throws -> [Int32] {
+        func alive(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                let close = stat.range(of: ")", options: .backwards)
+            else { return false }
+            return !stat[close.upperBound...].hasPrefix(" Z")
+        }
+        let deadline = Date().addingTimeInterval(seconds)
+        while pids.contains(where: alive) && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        let left = pids.filter(alive)
+        for pid in left { kill(pid, SIGKILL) }
+        return left
+    }
+
     /// Every event line so far.
     public var lines: [String] { buffer.withLock { $0.lines } }
     /// Everything the host wrote to stderr so far.
