@@ -125,6 +125,9 @@ struct WebDriverTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         #expect(url.hasPrefix(server.url + "form/sent?id="))
+        // The answer's screen: WebDriver can report its URL before the host has pushed it (Back waits for it).
+        let pushed = try client.read(until: .screenPushed)
+        #expect(pushed["depth"] == 2, "\(pushed)")
         // Native Back returns to the form, and no further: never to the blank page the window started on.
         try client.send(["command": "back"])
         try client.read(until: .commandOK)
