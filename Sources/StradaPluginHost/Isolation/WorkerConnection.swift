@@ -166,6 +166,7 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
             closeInput = true
             queue = []
             queued = 0
+            queueHead = 0
         }
         wake()
     }
@@ -228,6 +229,7 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
             toWorker = -1
             queue = []
             queued = 0
+            queueHead = 0
             return fd
         }
         if fd >= 0 { close(fd) }
@@ -246,6 +248,8 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
             }
             state.withLock {
                 lastProgress = DispatchTime.now().uptimeNanoseconds
+                // stop() may have dropped the queue while the lock was free (nothing is queued after it).
+                guard !queue.isEmpty else { return }
                 queued -= written
                 queueHead += written
                 if queueHead == bytes.count {
