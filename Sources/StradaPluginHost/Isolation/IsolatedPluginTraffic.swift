@@ -23,7 +23,7 @@ extension IsolatedPlugin {
         if awaitingPong {
             let silent = min(Date().timeIntervalSince(lastPong), Double(connection.idleNanoseconds) / 1e9)
             guard silent > Self.silenceLimit else { return }
-            logger.error("plugin \(id) (\(path)) stopped answering for 3 s: killing its worker")
+            logger.error("plugin \(id) (\(path)) stopped answering for \(Int(Self.silenceLimit)) s: killing its worker")
             connection.kill()
             return
         }

@@ -3,7 +3,6 @@ rejected input must not be buffered whole. Target: hostile ≤ plain + 64 MB. Th
 (the 64 MiB string it builds, its 100,000 message objects) are not the bridge's: a control page
 (Benchmarks/web/hostile-control.html) makes the same ones and sends nothing, and hostile − control is what the
 bridge adds. Both figures are reported; the raw row keeps the target as written."""
-import os
 import time
 
 from ..host import Host
@@ -18,27 +17,28 @@ def measure(bench):
     def still_here(event):
         return event["control"].get("title") == "Still here"
 
+    def peaks(page, *arguments, until=None):
+        """One run of the host on `page` until its control shows: its peak RSS and the pages' peak PSS (KiB)."""
+        host = Host(bench, "file://" + bench.path(page), bench.plugins_dir("libStradaFormPlugin.so"), *arguments,
+                    sample_pss=True)
+        if until:
+            host.wait("control.added", until)
+        else:
+            host.wait("control.added")
+            time.sleep(1.5)
+        rss, pss = peak_rss_kib(host.process.pid), max(host.peak_pss, pss_kib(descendants(host.process.pid)))
+        host.quit()
+        return rss, pss
+
+    events = ("--automation-events", "page,control")
     for _ in range(3):
-        host = Host(bench, "file://" + os.path.join(bench.root, "Examples/form-demo/index.html"),
-                    bench.plugins_dir("libStradaFormPlugin.so"), sample_pss=True)
-        host.wait("control.added")
-        time.sleep(1.5)
-        plain_rss.append(peak_rss_kib(host.process.pid))
-        plain_pss.append(max(host.peak_pss, pss_kib(descendants(host.process.pid))))
-        host.quit()
-        host = Host(bench, "file://" + bench.path("Tests/EndToEndTests/Fixtures/hostile-messages.html"),
-                    bench.plugins_dir("libStradaFormPlugin.so"), "--automation-events", "page,control",
-                    sample_pss=True)
-        host.wait("control.added", still_here)
-        hostile_rss.append(peak_rss_kib(host.process.pid))
-        hostile_pss.append(max(host.peak_pss, pss_kib(descendants(host.process.pid))))
-        host.quit()
-        host = Host(bench, "file://" + bench.path("Benchmarks/web/hostile-control.html"),
-                    bench.plugins_dir("libStradaFormPlugin.so"), "--automation-events", "page,control",
-                    sample_pss=True)
-        host.wait("control.added", still_here)
-        control_pss.append(max(host.peak_pss, pss_kib(descendants(host.process.pid))))
-        host.quit()
+        rss, pss = peaks("Examples/form-demo/index.html")
+        plain_rss.append(rss)
+        plain_pss.append(pss)
+        rss, pss = peaks("Tests/EndToEndTests/Fixtures/hostile-messages.html", *events, until=still_here)
+        hostile_rss.append(rss)
+        hostile_pss.append(pss)
+        control_pss.append(peaks("Benchmarks/web/hostile-control.html", *events, until=still_here)[1])
     return {
         "host_peak_rss_mb": {"plain": round(max(plain_rss) / 1024, 1), "hostile": round(max(hostile_rss) / 1024, 1)},
         "peak_pss_pages_mb": {"plain": round(max(plain_pss) / 1024, 1), "hostile": round(max(hostile_pss) / 1024, 1),
