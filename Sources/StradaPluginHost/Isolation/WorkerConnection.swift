@@ -163,10 +163,7 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
     /// Closes the worker's input (it exits when it reads the end); ``kill()`` follows if it does not.
     func stop() {
         state.withLock {
-            closeInput = true
-            queue = []
-            queued = 0
-            queueHead = 0
+            closeInput = true  // the I/O thread drops the queue: it alone takes lines off it
         }
         wake()
     }
@@ -235,10 +232,11 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         if fd >= 0 { close(fd) }
     }
 
-    /// Writes queued lines until the pipe is full or the queue empty.
+    /// Writes queued lines until the pipe is full, the queue empty or the input closing. Only this thread takes
+    /// lines off the queue (stop() asks; closeToWorker() drops them), so the head it wrote is still there.
     private func writeQueued() {
         while true {
-            let next = state.withLock { queue.first.map { ($0, queueHead) } }
+            let next = state.withLock { closeInput ? nil : queue.first.map { ($0, queueHead) } }
             guard let (bytes, head) = next, toWorker >= 0 else { return }
             let written = bytes.withUnsafeBytes { write(toWorker, $0.baseAddress! + head, $0.count - head) }
             if written < 0 {
@@ -248,8 +246,6 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
             }
             state.withLock {
                 lastProgress = DispatchTime.now().uptimeNanoseconds
-                // stop() may have dropped the queue while the lock was free (nothing is queued after it).
-                guard !queue.isEmpty else { return }
                 queued -= written
                 queueHead += written
                 if queueHead == bytes.count {
