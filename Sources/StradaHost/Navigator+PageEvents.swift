@@ -11,6 +11,9 @@ extension Navigator {
         switch event {
         case .committed(let url, _): pageCommitted(url: url)
         case .locationChanged: locationChanged()
+        case .finished:
+            loadFinished()
+            return false
         case .titleChanged(let title): titleChanged(title)
         case .turbo(let message):
             guard let event = TurboEvent(message) else {
@@ -24,7 +27,7 @@ extension Navigator {
         case .retryRequested: retry()
         case .refreshRequested: refresh()
         case .dismissRequested: parent?.dismissModal(reason: "cancel")
-        case .finished, .closeRequestedByPage, .windowClosed, .webProcessTerminated, .permissionRequested,
+        case .closeRequestedByPage, .windowClosed, .webProcessTerminated, .permissionRequested,
             .notification:
             return false
         }

@@ -196,6 +196,25 @@ package final class Navigator {
         pop(to: index, action: "back")
     }
 
+    /// A load ended, or a history traversal stopped it. WebKit makes Back from a page loaded in full after
+    /// its Turbo visit (Turbo could not render it in place) a traversal within the document — the full load
+    /// reused the entry the visit had pushed — so nothing is committed; when the traversal stops the page's
+    /// load, the page's Turbo (not loaded yet) ignores it, and the document shown is still the top screen's
+    /// at the address of the entry below. The screen holding that entry comes back and its page loads again.
+    package func loadFinished() {
+        guard pending != .coldLoad, let top, top.historyItem != nil, let index = indexOfCurrentEntry(),
+            index < stack.count - 1
+        else { return }
+        let revealed = stack[index]
+        let shownDocument = top.document
+        pop(to: index, action: "back")
+        if revealed.document != shownDocument {
+            logger.debug("screen \(revealed.number) (\(revealed.url)) came back over another document: reloading it")
+            revealed.hasTurbo = false
+            window.reload()
+        }
+    }
+
     package func titleChanged(_ title: String) {
         guard top?.native == nil else { return }  // the page underneath a native screen
         top?.title = title

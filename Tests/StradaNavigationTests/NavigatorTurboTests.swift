@@ -146,6 +146,25 @@ import Testing
         #expect(page.shown == ["menu.button"])
     }
 
+    /// Back while a page Turbo could not render in place is still loading in full: the full load took over
+    /// the entry the visit pushed, so Back is a traversal within the document that commits nothing, and the
+    /// page's Turbo, not started yet, ignores it. The screen below comes back with its own page, loaded again.
+    @Test func backWhileAPageLoadedInFullIsStillLoadingBringsBackTheScreenBelowWithItsPage() throws {
+        let page = started()
+        let root = try #require(page.navigator.top)
+        page.invalidating = ["/posts/new"]
+        page.click("/posts/new")
+        #expect(page.paths == "/posts /posts/new")
+        #expect(page.shown == ["save.button"])
+        page.stillLoading = true
+        #expect(page.navigator.back())
+        #expect(page.paths == "/posts")
+        #expect(page.navigator.top === root)
+        #expect(page.window.calls.last == .reload)
+        #expect(page.shown == ["menu.button"])
+        #expect(page.shown == page.expected)
+    }
+
     @Test func aFrameThatAdvancesHistoryPushesAScreenBeforeItsContentConnects() {
         let page = started(at: "/frames")
         page.frameNavigation(to: "/frames?page=2")

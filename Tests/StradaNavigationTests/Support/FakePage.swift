@@ -29,6 +29,12 @@ final class FakePage {
     var morph = false
     /// Paths whose Turbo visits (and loads) fail with an HTTP status.
     var failing: [String: Int] = [:]
+    /// Paths Turbo cannot render in place (`turbo-visit-control: reload`): their visit changes history, then
+    /// the adapter reports `pageInvalidated` and the navigator loads the page in full.
+    var invalidating: Set<String> = []
+    /// The document shown has not finished loading: a traversal within it stops the load, and its Turbo, not
+    /// started yet, leaves the traversal alone.
+    var stillLoading = false
     /// Modals presented over this page's navigator, newest last.
     private(set) var modals: [FakePage] = []
     /// The components connected in the page now.
@@ -201,6 +207,11 @@ final class FakePage {
             return
         }
         let refresh = action == .replace && Self.path(url) == Self.path(window.current?.url ?? "")
+        if invalidating.contains(Self.path(url)) {
+            window.pushEntry(url: url, restorationIdentifier: restoration, document: documents)
+            navigator.turbo(.pageInvalidated(location: url, reason: "turbo_visit_control_is_reload"))
+            return
+        }
         if willRender {
             if action == .advance {
                 window.pushEntry(url: url, restorationIdentifier: restoration, document: documents)
@@ -237,13 +248,15 @@ final class FakePage {
 
     private enum EntryChange { case push, replace, reload }
 
-    /// A full load of `url` (a new document).
+    /// A full load of `url` (a new document). A load of the URL shown takes over its history entry, as
+    /// WebKit's does, and that entry still counts as the earlier document's for a traversal.
     func load(_ url: String, replacing: Bool = false) {
         if let status = failing[Self.path(url)], status <= 0 {
             navigator.loadFailed(VisitError(url: url, statusCode: 0, detail: "no connection"))
             return
         }
-        newDocument(at: url, entry: replacing ? .replace : .push)
+        let sameURL = window.current?.url == url
+        newDocument(at: url, entry: sameURL ? .reload : replacing ? .replace : .push)
     }
 
     private func newDocument(at url: String, entry: EntryChange) {
@@ -280,6 +293,15 @@ final class FakePage {
 
     private func traverse(to target: FakeEntry) {
         let sameDocument = target.document == window.current?.document
+        if sameDocument && stillLoading {
+            // As WebKit reports it: the address changes first, the current history entry only once the
+            // stopped load has finished.
+            stillLoading = false
+            navigator.locationChanged()
+            window.traverse(to: target)
+            navigator.loadFinished()
+            return
+        }
         window.traverse(to: target)
         if sameDocument && turbo {
             let identifier = next("visit-")

@@ -23,8 +23,8 @@ afresh. Pages use the web library (SDK/web/strada.js) and the demo's button and 
                                      button) loads /frame/2's frame, whose content has a left button
     GET  /missing                    404 (an HTML page)
     GET  /away                       302 → the same server under another origin (localhost instead of 127.0.0.1)
-    GET  /reloading                  turbo-visit-control reload: Turbo cannot render it in place (pageInvalidated);
-                                     a right button
+    GET  /reloading[?slow=1]         turbo-visit-control reload: Turbo cannot render it in place (pageInvalidated);
+                                     a right button; with slow=1, an image that takes 3 s (GET /slow-image)
     GET  /flaky                      500 until GET /flaky/fix, then a page with a right button
     GET  /configurations/linux.json  path-configuration.json (next to this file)
     GET  /strada.js, /demo.js, /components/*.js, /turbo.js (with --turbo FILE)
@@ -36,6 +36,7 @@ import os
 import signal
 import sys
 import threading
+import time
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -122,7 +123,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return None
         if path == "/reloading":
             meta = '<meta name="turbo-visit-control" content="reload">'
-            return self.send_page("reloading", button("reloading", "right", "/page/next"), meta=meta)
+            body = button("reloading", "right", "/page/next")
+            if "slow" in query:
+                body += '\n<img src="/slow-image" alt="">'  # the document finishes loading 3 s later
+            return self.send_page("reloading", body, meta=meta)
+        if path == "/slow-image":
+            time.sleep(3)
+            return self.send_bytes(200, b"", "image/gif")
         if path == "/flaky/fix":
             with lock:
                 state["flaky"] = False
