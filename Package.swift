@@ -141,6 +141,7 @@ let package = Package(
             // First-party component plugins (runtime plugins, not SwiftPM package plugins).
             .target(
                 name: "Strada\(name)Plugin", dependencies: ["StradaPluginSDK", "StradaCore"], path: "Plugins/\(name)",
+                exclude: ["manifest.json"],  // installed beside the library as lib<…>.json (docs/plugins.md)
                 swiftSettings: strictSwift)
         } + [
             .target(

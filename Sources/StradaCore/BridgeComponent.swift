@@ -270,13 +270,22 @@ open class BridgeComponent: ComponentEndpoint {
 public struct ComponentRegistration: Sendable {
     package typealias Factory =
         @MainActor @Sendable (any BridgeDestination, any BridgingDelegate) -> any ComponentEndpoint
+    /// Why a page at a URL may not use the component (a plugin granted to other origins only), or `nil`.
+    package typealias PageCheck = @MainActor @Sendable (_ pageURL: String) -> String?
     public let name: String
     package let make: Factory
+    /// `nil`: every page the bridge serves may use it.
+    package let pageCheck: PageCheck?
 
-    package init(name: String, make: @escaping Factory) {
+    package init(name: String, pageCheck: PageCheck? = nil, make: @escaping Factory) {
         self.name = name
         self.make = make
+        self.pageCheck = pageCheck
     }
+
+    /// Why a page at `url` may not use this component, or `nil` when it may.
+    @MainActor
+    package func refusal(forPage url: String) -> String? { pageCheck?(url) }
 
     /// Names in registration order, first registration of a name only.
     public static func uniqueNames(_ registrations: [ComponentRegistration]) -> [String] {

@@ -131,9 +131,12 @@ package final class BridgeDelegate: BridgingDelegate {
 
     // MARK: From the bridge
 
-    /// The page's adapter said "ready": announce this page's component names. Creates no component.
+    /// The page's adapter said "ready": announce the component names this page may use (a plugin granted to
+    /// other origins only is not announced). Creates no component.
     package func bridgeDidInitialize() {
-        bridge?.register(components: componentNames)
+        let pageURL = bridge?.webView?.currentURL ?? location
+        let names = registrations.filter { $0.refusal(forPage: pageURL) == nil }
+        bridge?.register(components: ComponentRegistration.uniqueNames(names))
     }
 
     /// Routes `message` by the rules in docs/protocol.md ("Routing"). `true` when a component handled it.
@@ -159,8 +162,8 @@ package final class BridgeDelegate: BridgingDelegate {
             drop(message, "it was sent from \(messageURL), the page is \(pageURL)")
             return false
         }
-        guard let component = getOrCreateComponent(named: message.component) else {
-            drop(message, "no component named \"\(message.component)\" is registered")
+        guard let component = getOrCreateComponent(named: message.component, pageURL: pageURL) else {
+            drop(message, refusal(of: message.component, pageURL: pageURL))
             return false
         }
         component.deliver(message)
@@ -172,13 +175,24 @@ package final class BridgeDelegate: BridgingDelegate {
         bridge?.observer?(.dropped(message, reason: reason))
     }
 
-    private func getOrCreateComponent(named name: String) -> (any ComponentEndpoint)? {
+    /// Why no component took a message to `name` from the page at `pageURL`.
+    private func refusal(of name: String, pageURL: String) -> String {
+        guard let registration = registrations.first(where: { $0.name == name }) else {
+            return "no component named \"\(name)\" is registered"
+        }
+        return registration.refusal(forPage: pageURL) ?? "component \"\(name)\" could not be created"
+    }
+
+    /// The page's component `name`, created on its first message; `nil` when none is registered or the page
+    /// at `pageURL` (when given) may not use it.
+    private func getOrCreateComponent(named name: String, pageURL: String? = nil) -> (any ComponentEndpoint)? {
         if let lastRouted, lastRouted.name == name { return lastRouted.component }
         if let existing = components[name] {
             lastRouted = (name, existing)
             return existing
         }
         guard let registration = registrations.first(where: { $0.name == name }) else { return nil }
+        if let pageURL, registration.refusal(forPage: pageURL) != nil { return nil }
         guard let destination else { return nil }
         let component = registration.make(destination, self)
         components[name] = component

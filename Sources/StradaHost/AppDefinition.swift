@@ -1,5 +1,6 @@
 import Foundation
 package import StradaCore
+package import StradaPluginHost
 
 /// An app built on the host, described in one JSON file a team hand-edits and ships: its id, name, start
 /// page, origins, plugins, path configuration, user agent, window and icon. `strada-host run --app FILE`
@@ -23,13 +24,15 @@ package struct AppDefinition: Sendable, Equatable {
     /// An SVG or PNG file, installed into the icon theme under the app's id.
     package var icon: String?
     package var colorScheme: ColorScheme?
+    /// What each plugin (by id) may do in this app, replacing its manifest's declaration (`"grants"`).
+    package var grants: [String: PluginGrant.Override] = [:]
     /// The file it was read from (absolute).
     package var path: String
 
     /// Every key a definition may have, in the order the starter writes them.
     package static let keys = [
         "id", "name", "start_url", "allowed_origins", "plugins", "system_plugins", "path_configuration",
-        "user_agent_prefix", "window", "icon", "color_scheme",
+        "user_agent_prefix", "window", "icon", "color_scheme", "grants",
     ]
 
     /// Reads and checks the definition at `path`. The error is one line naming the file and the key.
@@ -149,6 +152,7 @@ package struct AppDefinition: Sendable, Equatable {
             }
             colorScheme = value
         }
+        grants = try Self.grants(from: object["grants"], file: path)
     }
 
     /// A reverse-DNS application id as GLib accepts it: at least two dot-separated elements of ASCII
@@ -190,6 +194,7 @@ package struct AppDefinition: Sendable, Equatable {
             && lhs.userAgentPrefix == rhs.userAgentPrefix
             && lhs.windowSize?.width == rhs.windowSize?.width && lhs.windowSize?.height == rhs.windowSize?.height
             && lhs.icon == rhs.icon && lhs.colorScheme == rhs.colorScheme && lhs.path == rhs.path
+            && lhs.grants == rhs.grants
     }
 }
 

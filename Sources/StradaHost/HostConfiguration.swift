@@ -1,6 +1,6 @@
 import Foundation
 package import StradaCore
-import StradaPluginHost
+package import StradaPluginHost
 
 /// What `strada-host run` was asked to do: the start page, who gets the bridge, where plugins come from,
 /// and how the host reports. Built by the executable from its arguments.
@@ -37,6 +37,8 @@ package struct HostConfiguration: Sendable {
     package var windowSize: (width: Int, height: Int)?
     /// The app's colour scheme (default: the system's).
     package var colorScheme: ColorScheme?
+    /// What each plugin (by id) may do, replacing its manifest's declaration: the app definition's `grants`.
+    package var grants: [String: PluginGrant.Override] = [:]
     /// The URL the command line named: a later launch of a running app hands it to the running instance
     /// (`nil`: the later launch only raises the running instance's window).
     package var requestedURL: String?

@@ -49,6 +49,7 @@ package final class HostSession {
         automationService = try AutomationService(configuration: configuration, output: output, logger: logger)
         let channel = automationService.channel
 
+        PluginGrants.overrides = configuration.grants
         registry = PluginRegistry(
             directories: configuration.pluginDirectories, staging: configuration.watch, launcher: launcher,
             logger: logger)

@@ -18,7 +18,7 @@ struct PluginInspect: ParsableCommand {
         let status = PluginProbe.inspect(file: file, launcher: .stradaHost)
         status.printLogIfRefused()
         if json {
-            print(status.json.serialized(sortedKeys: true))
+            print(status.json().serialized(sortedKeys: true))
         } else if let error = status.error {
             print(error)
         } else {
@@ -28,6 +28,7 @@ struct PluginInspect: ParsableCommand {
                 version:    \(status.version ?? "-")
                 abi:        \(status.abi ?? "-")
                 components: \(status.components.joined(separator: ", "))
+                may use:    \(status.grant()?.summary ?? "-")
                 path:       \(status.path)
                 """)
         }

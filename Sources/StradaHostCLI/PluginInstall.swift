@@ -19,7 +19,8 @@ struct PluginInstall: ParsableCommand {
             for status in try installer.install(source) {
                 print(
                     "installed \(status.id ?? "?") \(status.version ?? "?") "
-                        + "(\(status.components.joined(separator: ", "))) → \(status.path)"
+                        + "(\(status.components.joined(separator: ", "))) → \(status.path); "
+                        + "may use: \(status.grant()?.summary ?? "-")"
                 )
             }
         } catch {

@@ -46,20 +46,27 @@ struct PluginList: ParsableCommand {
             return status
         }
         if json {
-            for status in statuses { print(status.json.serialized(sortedKeys: true)) }
+            for status in statuses { print(status.json(overrides: app?.grants ?? [:]).serialized(sortedKeys: true)) }
             return
         }
-        print(PluginTable.render(statuses, folders: folders.isEmpty ? [PluginDirectories.userDefault] : folders))
+        print(
+            PluginTable.render(
+                statuses, folders: folders.isEmpty ? [PluginDirectories.userDefault] : folders,
+                grants: app?.grants ?? [:]))
     }
 }
 
 enum PluginTable {
-    /// A table (id, version, ABI, components, status, file), then one line per plugin that did not load or
-    /// lost a component name to an earlier one, then the folders in search order when there are several.
-    static func render(_ statuses: [PluginStatus], folders: [String]) -> String {
+    /// A table (id, version, ABI, components, status, what it may use, file), then one line per plugin that did
+    /// not load or lost a component name to an earlier one, then the folders in search order when there are
+    /// several.
+    /// `grants`: an app definition's, applied to what each plugin may use.
+    static func render(
+        _ statuses: [PluginStatus], folders: [String], grants: [String: PluginGrant.Override] = [:]
+    ) -> String {
         guard !statuses.isEmpty else { return "no plugins in \(folders.joined(separator: ", "))" }
         var owners: [String: String] = [:]
-        var rows = [["ID", "VERSION", "ABI", "COMPONENTS", "STATUS", "PATH"]]
+        var rows = [["ID", "VERSION", "ABI", "COMPONENTS", "STATUS", "MAY USE", "PATH"]]
         var notes: [String] = []
         for status in statuses {
             var state = status.state.rawValue
@@ -73,7 +80,8 @@ enum PluginTable {
             }
             rows.append([
                 status.id ?? "-", status.version ?? "-", status.abi ?? "-",
-                status.components.isEmpty ? "-" : status.components.joined(separator: ","), state, status.path,
+                status.components.isEmpty ? "-" : status.components.joined(separator: ","), state,
+                status.grant(overrides: grants)?.summary ?? "-", status.path,
             ])
             if let error = status.error { notes.append(error) }
         }

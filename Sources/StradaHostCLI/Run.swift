@@ -203,6 +203,7 @@ struct Run: ParsableCommand {
         configuration.requestedURL = page == nil ? nil : try pageURL()
         configuration.windowSize = app?.windowSize
         configuration.colorScheme = app?.colorScheme
+        configuration.grants = app?.grants ?? [:]
         let exitCode = try MainActor.assumeIsolated { () throws -> Int32 in
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)

@@ -41,13 +41,19 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
     let componentName: String
     /// The plugin's id, for log lines.
     let pluginID: String
+    /// What the plugin may do: a host-API call outside it is refused with one line.
+    let grant: PluginGrant
     private weak var destination: (any BridgeDestination)?
     private weak var delegate: (any BridgingDelegate)?
     private var cache = MessageCache()
 
-    init(name: String, pluginID: String, destination: any BridgeDestination, delegate: any BridgingDelegate) {
+    init(
+        name: String, pluginID: String, grant: PluginGrant, destination: any BridgeDestination,
+        delegate: any BridgingDelegate
+    ) {
         componentName = name
         self.pluginID = pluginID
+        self.grant = grant
         self.destination = destination
         self.delegate = delegate
     }
@@ -146,7 +152,15 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
         return send(message.replacing(jsonData: dataJSON))
     }
 
+    /// Whether the grant allows `capability`; if not, the one line saying so is written.
+    private func permits(_ capability: Capability, _ what: @autoclosure () -> String) -> Bool {
+        if grant.allows(capability) { return true }
+        Strada.config.logger.warning("\(PluginGrants.refusal(plugin: pluginID, capability: capability, doing: what()))")
+        return false
+    }
+
     func setButton(_ button: HeaderButton) -> strada_status {
+        guard permits(.controls, "button \(button.id)") else { return STRADA_ERR_FAILED }
         guard let controls else { return STRADA_ERR_GONE }
         let id = button.id
         controls.setButton(button) { [weak self] in self?.forwardActivation(controlID: id) }
@@ -167,6 +181,9 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
         } catch {
             Strada.config.logger.warning("plugin \(pluginID) sent an invalid control \(id): \(error)")
             return STRADA_ERR_INVALID_ARGUMENT
+        }
+        guard permits(Capability.needed(for: spec), "\(Capability.kind(of: spec)) control \(id)") else {
+            return STRADA_ERR_FAILED
         }
         controls.show(spec) { [weak self] event in
             self?.forwardControlEvent(controlID: id, eventJSON: event.json.serialized())

@@ -12,11 +12,14 @@ final class PluginComponent: ForeignComponent {
     /// The plugin's parsed-messages table, when it offers one: messages go to it with their members read.
     private let parsedMessages: UnsafePointer<strada_parsed_messages_v1>?
 
-    init(name: String, descriptor: PluginDescriptor, destination: any BridgeDestination, delegate: any BridgingDelegate)
-    {
+    init(
+        name: String, descriptor: PluginDescriptor, grant: PluginGrant, destination: any BridgeDestination,
+        delegate: any BridgingDelegate
+    ) {
         self.descriptor = descriptor
         parsedMessages = descriptor.parsedMessages()
-        super.init(name: name, pluginID: descriptor.pluginID, destination: destination, delegate: delegate)
+        super.init(
+            name: name, pluginID: descriptor.pluginID, grant: grant, destination: destination, delegate: delegate)
         let handle = HostAPI.register(self)
         self.handle = handle
         instance = descriptor.createInstance(named: name, handle: handle)

@@ -43,9 +43,14 @@ package struct PluginInstaller: Sendable {
             let target = (directory as NSString).appendingPathComponent(name)
             do {
                 try Self.atomicCopy(from: status.path, to: target)
-                let manifest = PluginManifest(
-                    id: status.id, version: status.version, components: status.components, abi: status.abi,
-                    sha256: try PluginManifest.sha256(ofFile: target))
+                // What only the author's manifest can say (actions, capabilities, origins) is kept; what the
+                // plugin itself declares, and the checksum of the copy, are written afresh.
+                var manifest = PluginManifest(besidePlugin: status.path) ?? PluginManifest()
+                manifest.id = status.id
+                manifest.version = status.version
+                manifest.components = status.components
+                manifest.abi = status.abi
+                manifest.sha256 = try PluginManifest.sha256(ofFile: target)
                 try Self.atomicWrite(manifest.json + "\n", to: PluginManifest.path(forPlugin: target))
             } catch {
                 throw PluginInstallError("installing \(name) into \(directory) failed: \(error.localizedDescription)")

@@ -42,8 +42,10 @@ package struct LoadedPlugin: Sendable {
     @MainActor
     package var registrations: [ComponentRegistration] {
         componentNames.map { name in
-            ComponentRegistration(name: name) { [descriptor] destination, delegate in
-                PluginComponent(name: name, descriptor: descriptor, destination: destination, delegate: delegate)
+            ComponentRegistration(name: name) { [descriptor, id, manifest] destination, delegate in
+                PluginComponent(
+                    name: name, descriptor: descriptor, grant: PluginGrants.grant(for: id, manifest: manifest),
+                    destination: destination, delegate: delegate)
             }
         }
     }

@@ -6,10 +6,14 @@ package import StradaCore
 ///
 /// ```json
 /// {"id": "dev.example.foo", "version": "1.2.0", "components": ["foo"], "abi": "1.0",
-///  "sha256": "<64 hex digits of the .so>"}
+///  "sha256": "<64 hex digits of the .so>", "capabilities": ["controls", "dialogs"],
+///  "origins": ["https://app.example.com"]}
 /// ```
 /// Every field is optional. The host checks `abi` and `sha256` *before* loading any code, and warns when
-/// `id` or `components` disagree with what the plugin itself declares.
+/// `id` or `components` disagree with what the plugin itself declares. `capabilities` lists the host APIs
+/// the plugin calls (``Capability``; absent: every one, as before capabilities existed) and `origins` the
+/// origins whose pages may use its components (absent: every allowed origin); the app definition's `grants`
+/// has the last word on both.
 package struct PluginManifest: Sendable, Equatable {
     package var id: String?
     package var version: String?
@@ -19,12 +23,19 @@ package struct PluginManifest: Sendable, Equatable {
     package var sha256: String?
     /// Native actions callable by signature (see ``PluginAction``).
     package var actions: [PluginAction]?
+    /// The host APIs the plugin calls; `nil` when the manifest does not say.
+    package var capabilities: Set<Capability>?
+    /// The origins whose pages may use the plugin's components; `nil`: every origin the host allows.
+    package var origins: [String]?
 
     package init(
         id: String? = nil, version: String? = nil, components: [String]? = nil, abi: String? = nil,
-        sha256: String? = nil, actions: [PluginAction]? = nil
+        sha256: String? = nil, actions: [PluginAction]? = nil, capabilities: Set<Capability>? = nil,
+        origins: [String]? = nil
     ) {
         self.actions = actions
+        self.capabilities = capabilities
+        self.origins = origins
         self.id = id
         self.version = version
         self.components = components
@@ -36,6 +47,15 @@ package struct PluginManifest: Sendable, Equatable {
     package static func path(forPlugin plugin: String) -> String {
         let url = URL(fileURLWithPath: plugin)
         return url.deletingPathExtension().appendingPathExtension("json").path
+    }
+
+    /// The manifest next to the plugin at `path`, or `nil` when there is none or it cannot be read (the loader
+    /// has already refused a plugin whose manifest is malformed).
+    package init?(besidePlugin path: String) {
+        guard let text = try? String(contentsOfFile: Self.path(forPlugin: path), encoding: .utf8),
+            let manifest = try? PluginManifest(json: text)
+        else { return nil }
+        self = manifest
     }
 
     /// Parses manifest text; the error says which field is wrong.
@@ -54,15 +74,25 @@ package struct PluginManifest: Sendable, Equatable {
         version = try string("version")
         abi = try string("abi")
         sha256 = try string("sha256")?.lowercased()
-        switch fields["components"] {
-        case nil, .null?: components = nil
-        case .array(let items)?:
-            let names = items.compactMap(\.stringValue)
-            guard names.count == items.count else {
-                throw MalformedMessage(reason: "manifest field \"components\" must be an array of strings")
+        func strings(_ key: String) throws(MalformedMessage) -> [String]? {
+            switch fields[key] {
+            case nil, .null?: return nil
+            case .array(let items)?:
+                let names = items.compactMap(\.stringValue)
+                guard names.count == items.count else { break }
+                return names
+            default: break
             }
-            components = names
-        default: throw MalformedMessage(reason: "manifest field \"components\" must be an array of strings")
+            throw MalformedMessage(reason: "manifest field \"\(key)\" must be an array of strings")
+        }
+        components = try strings("components")
+        capabilities = try strings("capabilities").map { names throws(MalformedMessage) in
+            try Capability.parse(names, field: "manifest field \"capabilities\"")
+        }
+        origins = try strings("origins")
+        for origin in origins ?? [] where OriginPolicy.origin(of: origin) == nil {
+            throw MalformedMessage(
+                reason: "manifest field \"origins\": \"\(origin)\" is not an origin like https://app.example.com")
         }
         switch fields["actions"] {
         case nil, .null?: actions = nil
@@ -96,6 +126,8 @@ package struct PluginManifest: Sendable, Equatable {
         if let components { fields["components"] = .array(components.map(JSON.string)) }
         if let abi { fields["abi"] = .string(abi) }
         if let sha256 { fields["sha256"] = .string(sha256) }
+        if let capabilities { fields["capabilities"] = .array(capabilities.sorted().map { .string($0.rawValue) }) }
+        if let origins { fields["origins"] = .array(origins.map(JSON.string)) }
         if let actions {
             fields["actions"] = .array(
                 actions.map { action in

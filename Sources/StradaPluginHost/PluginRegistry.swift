@@ -85,7 +85,13 @@ package final class PluginRegistry {
     /// Registrations that resolve the current generation when a page creates the component.
     package var registrations: [ComponentRegistration] {
         componentNames.map { name in
-            ComponentRegistration(name: name) { [weak self] destination, delegate in
+            ComponentRegistration(
+                name: name,
+                pageCheck: { [weak self] url in
+                    guard let plugin = self?.owner(of: name)?.plugin else { return nil }
+                    return PluginGrants.refusal(of: name, plugin: plugin.id, manifest: plugin.manifest, pageURL: url)
+                }
+            ) { [weak self] destination, delegate in
                 guard let generation = self?.owner(of: name),
                     let registration = generation.plugin.registrations.first(where: { $0.name == name })
                 else { return UnavailableComponent(destination: destination, delegate: delegate) }

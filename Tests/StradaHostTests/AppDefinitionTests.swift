@@ -31,6 +31,18 @@ import Testing
         #expect(app.systemPlugins)
     }
 
+    @Test func grantsSayWhatEachPluginMayDoFieldByField() throws {
+        let text = #"""
+            {"id": "com.example.N", "name": "N", "start_url": "https://a.example/",
+             "grants": {"dev.example.maps": {"capabilities": ["controls", "open-uri"]},
+                        "dev.example.pay": {"origins": ["https://pay.example:443/checkout"]}}}
+            """#
+        let app = try AppDefinition(json: text, path: "/srv/app.json")
+        #expect(app.grants["dev.example.maps"] == .init(capabilities: [.controls, .openURI]))
+        #expect(app.grants["dev.example.pay"]?.capabilities == nil, "a field left out keeps the manifest's word")
+        #expect(app.grants["dev.example.pay"]?.origins == ["https://pay.example:443/checkout"])
+    }
+
     @Test func anAppCanAskForOnlyItsOwnPlugins() throws {
         let own = Self.valid.replacingOccurrences(of: #""plugins": ["#, with: #""system_plugins": false, "plugins": ["#)
         #expect(try AppDefinition(json: own, path: "/srv/notes/app.json").systemPlugins == false)
@@ -74,6 +86,23 @@ import Testing
         (
             #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "allowed_origins": ["x"]}"#,
             "\"allowed_origins\" has \"x\", not an origin"
+        ),
+        (
+            #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "grants": []}"#,
+            "\"grants\" must be an object like"
+        ),
+        (
+            #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "grants": {"p": {"caps": []}}}"#,
+            "\"grants\".\"p\" has an unknown key \"caps\" (known: capabilities, origins)"
+        ),
+        (
+            #"{"id":"com.example.N","name":"N","start_url":"https://a.example/","#
+                + #""grants":{"p":{"capabilities":["camera"]}}}"#,
+            "unknown capability \"camera\" (known: controls, dialogs"
+        ),
+        (
+            #"{"id":"com.example.N","name":"N","start_url":"https://a.example/","grants":{"p":{"origins":["app"]}}}"#,
+            "\"grants\".\"p\".\"origins\" has \"app\", not an origin"
         ),
         (
             #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "icon": "notes.ico"}"#,

@@ -33,13 +33,27 @@ public enum BuiltProducts {
 
 /// A fresh plugins directory holding copies of built plugins, for `strada-host --plugins`.
 public enum PluginsDirectory {
-    /// A new folder (removed when the test ends, see ``TemporaryDirectory``) with copies of `plugins`.
+    /// A new folder (removed when the test ends, see ``TemporaryDirectory``) with copies of `plugins`, each
+    /// first-party one with its manifest (`Plugins/<Name>/manifest.json` as `libStrada<Name>Plugin.json`), as
+    /// the package installs them.
     public static func make(plugins: [String] = ["libStradaFormPlugin.so"]) throws -> String {
         let path = try TemporaryDirectory.make("plugins")
         for plugin in plugins {
-            try FileManager.default.copyItem(
-                atPath: BuiltProducts.path(plugin), toPath: (path as NSString).appendingPathComponent(plugin))
+            let target = (path as NSString).appendingPathComponent(plugin)
+            try FileManager.default.copyItem(atPath: BuiltProducts.path(plugin), toPath: target)
+            if let manifest = firstPartyManifest(of: plugin) {
+                try FileManager.default.copyItem(
+                    atPath: manifest, toPath: (target as NSString).deletingPathExtension + ".json")
+            }
         }
         return path
+    }
+
+    /// `Plugins/<Name>/manifest.json` for `libStrada<Name>Plugin.so`, if that plugin is first-party.
+    public static func firstPartyManifest(of library: String) -> String? {
+        guard library.hasPrefix("libStrada"), library.hasSuffix("Plugin.so") else { return nil }
+        let name = library.dropFirst("libStrada".count).dropLast("Plugin.so".count)
+        let manifest = Repository.path("Plugins/\(name)/manifest.json")
+        return FileManager.default.fileExists(atPath: manifest) ? manifest : nil
     }
 }

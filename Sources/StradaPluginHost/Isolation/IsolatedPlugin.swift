@@ -124,9 +124,17 @@ package final class IsolatedPlugin {
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
     package var registrations: [ComponentRegistration] {
         componentNames.map { name in
-            ComponentRegistration(name: name) { [weak self, id] destination, delegate in
+            ComponentRegistration(
+                name: name,
+                pageCheck: { [id, path] url in
+                    PluginGrants.refusal(
+                        of: name, plugin: id, manifest: PluginManifest(besidePlugin: path), pageURL: url)
+                }
+            ) { [weak self, id, path] destination, delegate in
+                let grant = PluginGrants.grant(for: id, manifest: PluginManifest(besidePlugin: path))
                 let component = IsolatedComponent(
-                    name: name, pluginID: id, destination: destination, delegate: delegate)
+                    name: name, pluginID: id, grant: grant,
+                    destination: destination, delegate: delegate)
                 self?.attach(component)
                 return component
             }
