@@ -167,6 +167,11 @@ package final class HostSession {
                 """)
             return nil
         }
+        guard PluginGrants.grant(for: plugin.id, manifest: plugin.manifest).allows(.nativeScreens) else {
+            let refusal = PluginGrants.refusal(plugin: plugin.id, capability: .nativeScreens, doing: "screen \(name)")
+            logger.warning("\(refusal); showing the web page")
+            return nil
+        }
         let properties = pathConfiguration.current.properties(for: url).json.serialized()
         guard let screen = plugin.makeNativeScreen(named: name, url: url, propertiesJSON: properties) else {
             logger.error("plugin \(plugin.id) could not build native screen \"\(name)\"; showing the web page")

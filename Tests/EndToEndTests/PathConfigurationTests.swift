@@ -76,6 +76,28 @@ struct PathConfigurationTests {
         server.stop()
     }
 
+    @Test func aNativeScreenOfAPluginNotGrantedNativeScreensIsAWebVisitWithTheRefusal() async throws {
+        let server = try await RouteAndErrorScreenTests.Server(turbo: true)
+        let plugins = try await Self.pluginsWithNativeScreen()
+        // The plugin's manifest declares only "controls": its screen is refused.
+        try #"{"capabilities": ["controls"]}"#.write(
+            toFile: (plugins as NSString).appendingPathComponent("libsettings_screen.json"), atomically: true,
+            encoding: .utf8)
+        let configuration = try Self.write(Self.settingsRule, named: "path-configuration.json")
+        let host = try HostProcess(
+            page: server.url("/links?click=settings"),
+            arguments: ["--plugins", plugins, "--path-configuration", configuration])
+        let pushed = try await host.waitFor(.screenPushed) { $0["depth"] == 2 }
+        #expect(pushed["view"] == nil, "a web screen: \(pushed)")
+        #expect(
+            host.standardError.contains(
+                "plugin dev.strada.example.settings may not use native-screens (screen settings refused)"),
+            "\(host.standardError)")
+        #expect(!host.standardError.contains("settings screen built"))
+        try await RouteAndErrorScreenTests.quit(host)
+        server.stop()
+    }
+
     @Test func aViewControllerNoPluginProvidesIsAWebVisitWithALogLine() async throws {
         let server = try await RouteAndErrorScreenTests.Server(turbo: true)
         let configuration = try Self.write(
