@@ -24,8 +24,8 @@ extension Navigator {
         case .retryRequested: retry()
         case .refreshRequested: refresh()
         case .dismissRequested: parent?.dismissModal(reason: "cancel")
-        case .finished, .closeRequestedByPage, .windowClosed, .webProcessTerminated, .permissionRequested,
-            .notification:
+        case .finished, .closeRequestedByPage, .windowClosed, .quitRequested, .webProcessTerminated,
+            .permissionRequested, .notification:
             return false
         }
         return true
