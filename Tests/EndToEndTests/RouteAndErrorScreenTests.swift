@@ -147,12 +147,15 @@ struct RouteAndErrorScreenTests {
         #expect(error["url"] as? String == server.url("/no-such-page"))
         let screens = host.events.filter { $0["event"] as? String == "screen.pushed" }
         #expect(screens.last?["depth"] as? Int == 2)
+        // The window's title is the error's, not the previous page's.
+        try await host.waitFor("window.title") { $0["title"] as? String == "Page Not Found" }
 
         let mark = host.events.count
         try host.send(["command": "back"])
         let popped = try await host.waitFor("screen.popped", after: mark)
         #expect(popped["depth"] as? Int == 1)
         #expect((popped["url"] as? String)?.hasPrefix(server.url("/links")) == true)
+        try await host.waitFor("window.title", after: mark) { $0["title"] as? String == "Links · Strada demo" }
         try await Self.quit(host)
         server.stop()
     }
