@@ -81,9 +81,9 @@ struct RouteAndErrorScreenTests {
         try await host.waitFor("command.ok", after: mark) { $0["command"] as? String == "retry" }
         error = try await host.waitFor("screen.error", after: mark)
         #expect(error["statusCode"] as? Int == 0)
-        // Ctrl+R (a real key press) on an error screen retries too.
+        // Ctrl+R (a real key press) on an error screen retries too. The window is titled as the error screen.
         mark = host.events.count
-        try await host.press("ctrl+r", inWindowTitled: "Strada")
+        try await host.press("ctrl+r", inWindowTitled: "Can't Reach the Server")
         error = try await host.waitFor("screen.error", after: mark)
         #expect(error["statusCode"] as? Int == 0)
 
@@ -91,7 +91,7 @@ struct RouteAndErrorScreenTests {
         // screen and its components connect.
         try await server.start()
         mark = host.events.count
-        try await host.press("F5", inWindowTitled: "Strada")
+        try await host.press("F5", inWindowTitled: "Can't Reach the Server")
         try await host.waitFor("page.committed", after: mark) { $0["url"] as? String == server.url("/posts") }
         #expect(try await Self.controls(host, settleOn: ["button.button-right"]) == ["button.button-right"])
         #expect(Self.events(host, named: "screen.pushed", after: mark).isEmpty)
