@@ -103,6 +103,15 @@ struct AppChromeTests {
         try await Self.quit(host)
     }
 
+    @Test func f10OpensThePrimaryMenu() async throws {
+        let host = try HostProcess(page: try Self.linkPage(title: "F10"), arguments: ["--no-system-plugins"])
+        try await host.waitFor(.pageFinished)
+        try await host.press("F10", inWindowTitled: "F10")
+        let opened = try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "app.menu" }
+        #expect(opened["control"]?["kind"] == "primary-menu")
+        try await Self.quit(host)
+    }
+
     /// Right-clicks the middle of the page (a real click) and returns the context menu's items.
     static func contextMenu(_ host: HostProcess, title: String) async throws -> [String] {
         try await host.waitFor(.pageFinished)
@@ -120,7 +129,12 @@ struct AppChromeTests {
         for gone in ["back", "forward", "stop", "reload", "open-link", "open-link-in-new-window", "inspect-element"] {
             #expect(!items.contains(gone), "\(gone) in \(items)")
         }
-        try await host.press("Escape", inWindowTitled: "Menu")
+        // Its first item, clicked (a real click just below the pointer, where the menu opened), opens the link
+        // in the browser.
+        let display = try host.display()
+        try await ProcessRunner.check(
+            "/usr/bin/xdotool", ["mousemove_relative", "30", "16", "click", "1"], environment: display)
+        try await host.waitFor(.browserOpened) { $0["url"] == "https://example.com/elsewhere" }
         try await host.waitFor(.controlRemoved) { $0["id"] == "page.context-menu" }
         try await Self.quit(host)
 
