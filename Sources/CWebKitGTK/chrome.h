@@ -82,6 +82,31 @@ static inline void strada_set_developer_extras(WebKitWebView *view, gboolean ena
 static inline void strada_show_inspector(WebKitWebView *view) {
     webkit_web_inspector_show(webkit_web_view_get_inspector(view));
 }
+/* `shown(TRUE, data)` when the inspector opens (docked in the window, "attach", or in a window of its own,
+   "open-window"), `shown(FALSE, data)` when it closes. */
+typedef void (*strada_inspector_shown)(gboolean shown, void *data);
+typedef struct { strada_inspector_shown shown; void *data; } strada_inspector_handlers;
+static gboolean strada_on_inspector_opened(WebKitWebInspector *inspector, gpointer data) {
+    (void)inspector;
+    strada_inspector_handlers *handlers = data;
+    handlers->shown(TRUE, handlers->data);
+    return FALSE; /* WebKit shows it */
+}
+static void strada_on_inspector_closed(WebKitWebInspector *inspector, gpointer data) {
+    (void)inspector;
+    strada_inspector_handlers *handlers = data;
+    handlers->shown(FALSE, handlers->data);
+}
+static inline void strada_connect_inspector(WebKitWebView *view, strada_inspector_shown shown, void *data) {
+    WebKitWebInspector *inspector = webkit_web_view_get_inspector(view);
+    strada_inspector_handlers *handlers = g_new0(strada_inspector_handlers, 1);
+    handlers->shown = shown;
+    handlers->data = data;
+    g_signal_connect(inspector, "attach", G_CALLBACK(strada_on_inspector_opened), handlers);
+    g_signal_connect(inspector, "open-window", G_CALLBACK(strada_on_inspector_opened), handlers);
+    g_signal_connect_data(inspector, "closed", G_CALLBACK(strada_on_inspector_closed), handlers,
+                          (GClosureNotify)(void (*)(void))g_free, 0);
+}
 
 /* The shortcuts window built from GtkBuilder XML (its object "shortcuts"), transient for `parent`; NULL when
    the XML does not build. The caller owns the returned window (gtk_window_destroy). */

@@ -29,11 +29,28 @@ extension BrowserWindow {
         onKeys(WindowShortcuts.showShortcuts) { window in window.controls.presentShortcuts(developer: developer) }
         strada_set_developer_extras(webView.view, developer ? 1 : 0)
         if developer { onKeys(WindowShortcuts.inspector) { window in strada_show_inspector(window.webView.view) } }
+        reportInspector()  // also without developer mode: then it never opens, and automation can tell
         installContextMenu()
     }
 
     /// Closes the window as its close button would (a modal is dismissed, the main window ends the app).
     package func close() { gtk_window_close(strada_gtk_window(window)) }
+
+    /// Reports WebKit's inspector to automation as control `page.inspector` (kind `inspector`) while it is open.
+    private func reportInspector() {
+        strada_connect_inspector(
+            webView.view,
+            { shown, data in
+                guard let data else { return }
+                let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                MainActor.assumeIsolated {
+                    let snapshot = ControlSnapshot(id: "page.inspector", kind: "inspector", properties: [:])
+                    guard (shown != 0) != window.controls.inspectorOpen else { return }
+                    window.controls.inspectorOpen = shown != 0
+                    window.controls.observer?(shown != 0 ? .added(snapshot) : .removed(id: snapshot.id))
+                }
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
 
     /// Runs `body` when one of `shortcut`'s keys is pressed in this window.
     private func onKeys(_ shortcut: WindowShortcuts.Shortcut, _ body: @escaping @MainActor (BrowserWindow) -> Void) {

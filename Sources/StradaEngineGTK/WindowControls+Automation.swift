@@ -9,7 +9,8 @@ extension WindowControls {
             + alerts.values.map { ControlSnapshot($0.alert) }
             + (search.map { [ControlSnapshot($0.search, text: currentSearchText)] } ?? [])
             + (primaryMenuOpen ? primaryMenu.map { [Self.snapshot($0.menu)] } ?? [] : [])
-            + chromeWindows.values.map(\.snapshot) + (contextMenu.map { [$0] } ?? []))
+            + chromeWindows.values.map(\.snapshot) + (contextMenu.map { [$0] } ?? [])
+            + (inspectorOpen ? [ControlSnapshot(id: "page.inspector", kind: "inspector", properties: [:])] : []))
             .sorted { $0.id < $1.id }
     }
 

@@ -58,6 +58,8 @@ package final class WindowControls {
     var chromeWindows: [String: (window: UnsafeMutablePointer<GtkWidget>, snapshot: ControlSnapshot)] = [:]
     /// The web view's context menu while it is shown.
     var contextMenu: ControlSnapshot?
+    /// Whether WebKit's inspector is open (developer mode).
+    var inspectorOpen = false
     /// Set while the search text is changed programmatically, so "search-changed" is not reported.
     var settingSearchText = false
     /// Whether `openInBrowser` launches the desktop's browser (off under automation: it is only reported).

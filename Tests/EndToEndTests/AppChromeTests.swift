@@ -148,6 +148,24 @@ struct AppChromeTests {
         try await Self.quit(host)
     }
 
+    @Test func f12OpensTheInspectorOnlyInDeveloperMode() async throws {
+        // Without --inspect F12 does nothing (Ctrl+Q right after it still quits: the keys were handled).
+        var host = try HostProcess(page: try Self.linkPage(title: "Plain"), arguments: ["--no-system-plugins"])
+        try await host.waitFor(.pageFinished)
+        try await host.press("F12", inWindowTitled: "Plain")
+        try await host.press("ctrl+q", inWindowTitled: "Plain")
+        #expect(try await host.waitForExit() == 0)
+        #expect(!host.typedEvents.contains { $0["control"]?["id"] == "page.inspector" })
+
+        host = try HostProcess(
+            page: try Self.linkPage(title: "Inspect"), arguments: ["--no-system-plugins", "--inspect"])
+        try await host.waitFor(.pageFinished)
+        try await host.press("F12", inWindowTitled: "Inspect")
+        let opened = try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "page.inspector" }
+        #expect(opened["control"]?["kind"] == "inspector")
+        try await Self.quit(host)
+    }
+
     @Test func withoutASessionBusTheRunIsQuiet() async throws {
         let host = try HostProcess(
             page: try Self.linkPage(title: "Quiet"), arguments: ["--no-system-plugins"],
