@@ -12,6 +12,9 @@ package enum AutomationCommand: Sendable, Equatable {
     case call(plugin: String, action: String, arguments: [JSON])
     /// Lists the native controls of the screen shown.
     case listControls
+    /// Describes the app's own chrome (read-only): the primary menu's items, the About window's contents, the
+    /// keyboard shortcuts and developer mode.
+    case app
     /// Loads `url` as a full page load at the root of a new screen stack — the address bar's "go".
     case navigate(url: String)
     /// Visits `url` in the app as a link would: `action` "advance" (push) or "replace".
@@ -30,7 +33,7 @@ package enum AutomationCommand: Sendable, Equatable {
     /// Every command name, as it appears on the wire.
     package enum Name: String, CaseIterable, Sendable {
         case activate, choose, dismiss, confirm, type, call, controls, navigate, visit, back, reload, retry, screenshot
-        case quit, dismissModal = "dismiss-modal"
+        case quit, dismissModal = "dismiss-modal", app
     }
 
     package var name: Name {
@@ -42,6 +45,7 @@ package enum AutomationCommand: Sendable, Equatable {
         case .type: .type
         case .call: .call
         case .listControls: .controls
+        case .app: .app
         case .navigate: .navigate
         case .visit: .visit
         case .back: .back
@@ -85,6 +89,7 @@ package enum AutomationCommand: Sendable, Equatable {
             if case .array(let items)? = value["args"] { arguments = items }
             self = .call(plugin: try string("plugin", usage), action: try string("action", usage), arguments: arguments)
         case .controls: self = .listControls
+        case .app: self = .app
         case .navigate: self = .navigate(url: try string("url", "a string \"url\""))
         case .visit:
             let action = value["action"]?.stringValue ?? "advance"

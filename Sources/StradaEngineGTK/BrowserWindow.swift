@@ -31,6 +31,9 @@ package final class BrowserWindow: NavigationWindow {
     /// Sees the start-up phases this window passes (see `init`).
     private let onStartupPhase: (@MainActor (String) -> Void)?
     private let userAgentPrefix: String?
+    /// Developer mode (``installChrome(menu:about:developer:onMenuAction:)``): the context menu keeps
+    /// "Inspect Element".
+    var chromeDeveloperMode = false
     private let originPolicy: OriginPolicy
 
     /// Sees each WebDriver session that starts (`webDriver` windows), with the session's id.
@@ -97,8 +100,11 @@ package final class BrowserWindow: NavigationWindow {
         adw_header_bar_pack_start(strada_adw_header_bar(controls.headerBar), backButton)
         onSignal(UnsafeMutableRawPointer(backButton), "clicked") { [weak self] in self?.onPageEvent?(.backRequested) }
         if parent != nil {
-            // A modal, the GNOME way: Cancel at the start of its header bar, Escape, the close button.
+            // A modal, the GNOME way: one way out — Cancel at the start of its header bar (and Escape), no close
+            // button as well.
             let cancel = gtk_button_new_with_mnemonic("_Cancel")!
+            adw_header_bar_set_show_end_title_buttons(strada_adw_header_bar(controls.headerBar), 0)
+            adw_header_bar_set_show_start_title_buttons(strada_adw_header_bar(controls.headerBar), 0)
             adw_header_bar_pack_start(strada_adw_header_bar(controls.headerBar), cancel)
             onSignal(UnsafeMutableRawPointer(cancel), "clicked") { [weak self] in self?.onPageEvent?(.dismissRequested)
             }
@@ -158,7 +164,8 @@ package final class BrowserWindow: NavigationWindow {
         onPointerSignal(viewPointer, "notify::title") { [weak self] _ in
             guard let self else { return }
             let pageTitle = self.webView.title
-            if case .native = self.content.page {} else { self.controls.pageTitle = pageTitle }
+            // A native screen shows its own title, an error screen its error's.
+            if case .web = self.content.page { self.controls.pageTitle = pageTitle }
             self.onPageEvent?(.titleChanged(pageTitle))
         }
         onPointerSignal(viewPointer, "notify::uri") { [weak self] _ in
@@ -208,7 +215,7 @@ package final class BrowserWindow: NavigationWindow {
 
     /// Reports `event` when one of `keys` (GTK trigger syntax, alternatives with '|') is pressed, or mouse
     /// `button` (0: none), wherever the focus is.
-    private func onTrigger(keys: String, button: UInt32 = 0, _ event: PageEvent) {
+    func onTrigger(keys: String, button: UInt32 = 0, _ event: PageEvent) {
         let box = Unmanaged.passRetained(TriggerBox(window: self, event: event)).toOpaque()
         strada_install_trigger(
             window, keys, button,
@@ -323,7 +330,9 @@ package final class BrowserWindow: NavigationWindow {
         case .web:
             content.showWeb()
             controls.pageTitle = webView.title
-        case .error(let error): content.showError(error)
+        case .error(let error):
+            content.showError(error)
+            controls.pageTitle = error.title
         case .native(let key, let screen, let title):
             content.showNative(screen.widget.assumingMemoryBound(to: GtkWidget.self), name: key)
             controls.pageTitle = title
@@ -351,9 +360,10 @@ package final class BrowserWindow: NavigationWindow {
     package func applyColorScheme(_ scheme: ColorScheme) { controls.setColorScheme(scheme) }
 
     /// The app's identity for the desktop: the window's icon (the app id, as `app install` names it in the
-    /// icon theme) and the application name.
-    package static func setIdentity(id: String, name: String) {
-        g_set_prgname(id)
+    /// icon theme), the application name, and the window's class (`windowClass`, default the id: what the
+    /// desktop entry's `StartupWMClass` names).
+    package static func setIdentity(id: String, name: String, windowClass: String? = nil) {
+        g_set_prgname(windowClass ?? id)
         g_set_application_name(name)
         gtk_window_set_default_icon_name(id)
     }

@@ -20,6 +20,8 @@ package enum PageEvent: Sendable {
     case closeRequestedByPage
     /// The user closed the window.
     case windowClosed
+    /// The user asked to quit the app: Ctrl+Q, or a menu item's `quit` action.
+    case quitRequested
     /// The web content process died.
     case webProcessTerminated(reason: String)
     /// A load failed before its document was committed (no connection, DNS, TLS); nothing was shown.

@@ -64,6 +64,23 @@ package enum SessionBus {
         return nil
     }
 
+    /// Whether GTK's accessibility should be off (`GTK_A11Y=none`) because it cannot work: GTK 4 looks for the
+    /// accessibility bus through the session bus unless `AT_SPI_BUS_ADDRESS` names it, and without a session
+    /// bus it warns "Unable to acquire session bus" on every run. `false` when a bus is reachable or the
+    /// environment already decides (`GTK_A11Y` or `AT_SPI_BUS_ADDRESS` set).
+    package static func accessibilityIsUnreachable(busReachable: Bool, environment: [String: String]) -> Bool {
+        !busReachable && environment["GTK_A11Y"] == nil && (environment["AT_SPI_BUS_ADDRESS"] ?? "").isEmpty
+    }
+
+    /// Turns GTK's accessibility off when ``accessibilityIsUnreachable(busReachable:environment:)``; `true`
+    /// when it did. Call it before ``Display/open()``.
+    package static func quietAccessibility() -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        guard accessibilityIsUnreachable(busReachable: reachable, environment: environment) else { return false }
+        setenv("GTK_A11Y", "none", 1)
+        return true
+    }
+
     /// The address in the environment now.
     private static var address: String? {
         getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) }

@@ -7,12 +7,16 @@ extension WindowControls {
         (buttons.values.map { ControlSnapshot($0.button) }
             + menus.values.map { ControlSnapshot($0.menu) }
             + alerts.values.map { ControlSnapshot($0.alert) }
-            + (search.map { [ControlSnapshot($0.search, text: currentSearchText)] } ?? []))
+            + (search.map { [ControlSnapshot($0.search, text: currentSearchText)] } ?? [])
+            + (primaryMenuOpen ? primaryMenu.map { [Self.snapshot($0.menu)] } ?? [] : [])
+            + chromeWindows.values.map(\.snapshot) + (contextMenu.map { [$0] } ?? [])
+            + (inspectorOpen ? [ControlSnapshot(id: "page.inspector", kind: "inspector", properties: [:])] : []))
             .sorted { $0.id < $1.id }
     }
 
-    /// Presses button `id` (`gtk_widget_activate` emits "clicked").
+    /// Presses button `id` (`gtk_widget_activate` emits "clicked"); the primary menu's button opens it.
     package func activate(id: String) throws(ControlActionError) {
+        if id == Self.primaryMenuID, primaryMenu != nil { return openPrimaryMenu() }
         guard let entry = buttons[id] else { throw try wrongKindOrMissing(id, expected: "button") }
         guard entry.button.isEnabled, gtk_widget_is_sensitive(entry.widget) != 0 else { throw .disabled(id) }
         gtk_widget_activate(entry.widget)
@@ -20,14 +24,18 @@ extension WindowControls {
 
     /// Chooses the item with `index` in menu `id` by activating its row.
     package func choose(id: String, index: Int) throws(ControlActionError) {
+        if id == Self.primaryMenuID, primaryMenu != nil { return try choosePrimaryMenuItem(index) }
         guard let entry = menus[id] else { throw try wrongKindOrMissing(id, expected: "menu") }
         guard let item = entry.items[index] else { throw .noSuchItem(id, index) }
         gtk_widget_activate(item)
     }
 
-    /// Dismisses menu or dialog `id` as Escape would.
+    /// Dismisses menu or dialog `id` as Escape would (the About and Keyboard Shortcuts windows too).
     package func dismiss(id: String) throws(ControlActionError) {
-        if let entry = menus[id] {
+        if closeChromeWindow(id: id) { return }
+        if id == Self.primaryMenuID, let entry = primaryMenu, primaryMenuOpen {
+            gtk_menu_button_popdown(strada_gtk_menu_button(entry.button))
+        } else if let entry = menus[id] {
             gtk_popover_popdown(strada_gtk_popover(entry.popover))
             closeMenu(id: id, notify: true)
         } else if let entry = alerts[id] {

@@ -23,15 +23,28 @@ extension WindowControls {
             let y = Double(inWindow.y) + Double(target.y) + Double(target.height)
             complete = draw(entry.popover, into: snapshot, x: x, y: y) && complete
         }
-        for entry in alerts.values {
+        if primaryMenuOpen, let button = primaryMenu?.button, let popover = primaryMenuPopover,
+            gtk_widget_get_visible(popover) != 0
+        {
+            // Under the button, centred, kept inside the window (GTK slides it in from the edge).
+            var origin = graphene_point_t(x: 0, y: 0), inWindow = graphene_point_t(x: 0, y: 0)
+            if gtk_widget_compute_point(button, window, &origin, &inWindow) != 0 {
+                let popoverWidth = Double(gtk_widget_get_width(popover))
+                let centred = Double(inWindow.x) + Double(gtk_widget_get_width(button)) / 2 - popoverWidth / 2
+                let x = min(max(centred, 0), width - popoverWidth)
+                let y = Double(inWindow.y) + Double(gtk_widget_get_height(button))
+                complete = draw(popover, into: snapshot, x: x, y: y) && complete
+            }
+        }
+        for dialog in alerts.values.map(\.dialog) + chromeWindows.values.map(\.window) {
             var dim = graphene_rect_t(
                 origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
             var shade = GdkRGBA(red: 0, green: 0, blue: 0, alpha: 0.35)
             gtk_snapshot_append_color(snapshot, &shade, &dim)
-            let dialogWidth = Double(gtk_widget_get_width(entry.dialog))
-            let dialogHeight = Double(gtk_widget_get_height(entry.dialog))
+            let dialogWidth = Double(gtk_widget_get_width(dialog))
+            let dialogHeight = Double(gtk_widget_get_height(dialog))
             complete =
-                draw(entry.dialog, into: snapshot, x: (width - dialogWidth) / 2, y: (height - dialogHeight) / 2)
+                draw(dialog, into: snapshot, x: (width - dialogWidth) / 2, y: (height - dialogHeight) / 2)
                 && complete
         }
         return complete

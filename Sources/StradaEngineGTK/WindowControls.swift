@@ -8,7 +8,8 @@ import StradaCore
 ///
 /// This file holds the widgets and state and builds them; each concept is an extension in its own file:
 /// `+Buttons`, `+Menus`, `+Alerts`, `+TitleAndToasts`, `+Search`, `+Desktop` (clipboard, colour scheme,
-/// browser), `+Automation` (the controls as automation sees them, and acting on them) and `+Screenshot`.
+/// browser), `+PrimaryMenu` (the header bar's primary menu, the About and Keyboard Shortcuts windows),
+/// `+Automation` (the controls as automation sees them, and acting on them) and `+Screenshot`.
 @MainActor
 package final class WindowControls {
     struct ButtonEntry {
@@ -31,6 +32,11 @@ package final class WindowControls {
         let search: ControlSearch
         var onChange: @MainActor (String) -> Void
     }
+    struct PrimaryMenuEntry {
+        let button: UnsafeMutablePointer<GtkWidget>
+        let group: OpaquePointer
+        let menu: PrimaryMenu
+    }
 
     let window: UnsafeMutablePointer<GtkWidget>
     let headerBar: UnsafeMutablePointer<GtkWidget>
@@ -45,6 +51,15 @@ package final class WindowControls {
     var menus: [String: MenuEntry] = [:]
     var alerts: [String: AlertEntry] = [:]
     var search: SearchEntry?
+    /// The header bar's primary menu (the main window's), and whether its popover is open.
+    var primaryMenu: PrimaryMenuEntry?
+    var primaryMenuOpen = false
+    /// The About and Keyboard Shortcuts windows shown now, by control id, with their snapshots.
+    var chromeWindows: [String: (window: UnsafeMutablePointer<GtkWidget>, snapshot: ControlSnapshot)] = [:]
+    /// The web view's context menu while it is shown.
+    var contextMenu: ControlSnapshot?
+    /// Whether WebKit's inspector is open (developer mode).
+    var inspectorOpen = false
     /// Set while the search text is changed programmatically, so "search-changed" is not reported.
     var settingSearchText = false
     /// Whether `openInBrowser` launches the desktop's browser (off under automation: it is only reported).

@@ -1,5 +1,6 @@
 import Foundation
 package import StradaCore
+package import StradaEngineGTK
 package import StradaPluginHost
 
 /// An app built on the host, described in one JSON file a team hand-edits and ships: its id, name, start
@@ -26,13 +27,29 @@ package struct AppDefinition: Sendable, Equatable {
     package var colorScheme: ColorScheme?
     /// What each plugin (by id) may do in this app, replacing its manifest's declaration (`"grants"`).
     package var grants: [String: PluginGrant.Override] = [:]
+    /// The About window's version, developer, website (http or https) and license (an SPDX id such as "MIT").
+    package var version: String?
+    package var developerName: String?
+    package var website: String?
+    package var license: String?
+    /// The primary menu's own items: `{"title": …, "url": …}` visits a URL, `{"title": …, "action": …}` runs
+    /// a native action (``PrimaryMenu/nativeActions``).
+    package var menu: [PrimaryMenu.Item] = []
+    /// Developer mode: WebKit's inspector (F12, Ctrl+Shift+I, "Inspect Element").
+    package var developer = false
+    /// The desktop entry's `Categories` (default `Network`), `Keywords` (default none) and `StartupWMClass`
+    /// (default the id; the window's class is set to match).
+    package var categories = ["Network"]
+    package var keywords: [String] = []
+    package var startupWMClass: String?
     /// The file it was read from (absolute).
     package var path: String
 
     /// Every key a definition may have, in the order the starter writes them.
     package static let keys = [
         "id", "name", "start_url", "allowed_origins", "plugins", "system_plugins", "path_configuration",
-        "user_agent_prefix", "window", "icon", "color_scheme", "grants",
+        "user_agent_prefix", "window", "icon", "color_scheme", "version", "developer_name", "website", "license",
+        "menu", "developer", "categories", "keywords", "startup_wm_class", "grants",
     ]
 
     /// Reads and checks the definition at `path`. The error is one line naming the file and the key.
@@ -153,6 +170,61 @@ package struct AppDefinition: Sendable, Equatable {
             colorScheme = value
         }
         grants = try Self.grants(from: object["grants"], file: path)
+        version = try string("version")
+        developerName = try string("developer_name")
+        website = try string("website")
+        if let website, !(website.hasPrefix("https://") || website.hasPrefix("http://")) {
+            throw fail("\"website\" must be an http(s) URL (got \"\(website)\")")
+        }
+        license = try string("license")
+        menu = try Self.menu(object["menu"], fail: fail)
+        switch object["developer"] {
+        case nil: break
+        case .bool(let value)?: developer = value
+        default: throw fail("\"developer\" must be true or false (true: WebKit's inspector, F12)")
+        }
+        if object["categories"] != nil { categories = try strings("categories") }
+        keywords = try strings("keywords")
+        for (key, values) in [("categories", categories), ("keywords", keywords)]
+        where values.contains(where: { $0.contains(";") || $0.contains("\n") }) {
+            throw fail("\"\(key)\" must be words without \";\" (the desktop entry's separator)")
+        }
+        startupWMClass = try string("startup_wm_class")
+    }
+
+    /// The primary menu items of a definition's `menu`: an array of `{"title": …, "url": …}` or
+    /// `{"title": …, "action": …}`.
+    private static func menu(
+        _ value: JSON?, fail: (String) -> AppDefinitionError
+    ) throws(AppDefinitionError) -> [PrimaryMenu.Item] {
+        guard let value else { return [] }
+        guard case .array(let entries) = value else { throw fail("\"menu\" must be an array of items") }
+        let actions = PrimaryMenu.nativeActions.keys.sorted().joined(separator: ", ")
+        var items: [PrimaryMenu.Item] = []
+        for (index, entry) in entries.enumerated() {
+            let usage = "\"menu\"[\(index)] must be {\"title\": …, \"url\": …} or {\"title\": …, \"action\": …}"
+            guard case .object(let fields) = entry, let title = fields["title"]?.stringValue, !title.isEmpty,
+                Set(fields.keys).isSubset(of: ["title", "url", "action"])
+            else { throw fail(usage) }
+            switch (fields["url"]?.stringValue, fields["action"]?.stringValue) {
+            case (let url?, nil) where OriginPolicy.origin(of: url) != nil:
+                items.append(PrimaryMenu.Item(title: title, action: .visit(url)))
+            case (nil, let name?):
+                guard let action = PrimaryMenu.nativeActions[name] else {
+                    throw fail("\"menu\"[\(index)] has action \"\(name)\"; the actions are \(actions)")
+                }
+                items.append(PrimaryMenu.Item(title: title, action: action))
+            default: throw fail(usage + " (a url like https://app.example/help)")
+            }
+        }
+        return items
+    }
+
+    /// The About window's contents: the app's name, version, developer, website, license and icon.
+    package var about: AboutInfo {
+        AboutInfo(
+            name: name, version: version, developer: developerName, website: website, license: license,
+            icon: icon == nil ? nil : id)
     }
 
     /// A reverse-DNS application id as GLib accepts it: at least two dot-separated elements of ASCII
@@ -195,6 +267,9 @@ package struct AppDefinition: Sendable, Equatable {
             && lhs.windowSize?.width == rhs.windowSize?.width && lhs.windowSize?.height == rhs.windowSize?.height
             && lhs.icon == rhs.icon && lhs.colorScheme == rhs.colorScheme && lhs.path == rhs.path
             && lhs.grants == rhs.grants
+            && lhs.about == rhs.about && lhs.menu == rhs.menu && lhs.developer == rhs.developer
+            && lhs.categories == rhs.categories && lhs.keywords == rhs.keywords
+            && lhs.startupWMClass == rhs.startupWMClass
     }
 }
 

@@ -5,14 +5,16 @@ import StradaPluginHost
 /// `$XDG_DATA_HOME/applications/<id>.desktop` that runs `strada-host run --app <definition>`, and its icon in
 /// the hicolor theme (`$XDG_DATA_HOME/icons/hicolor/{scalable,256x256}/apps/<id>.{svg,png}`) — and takes them
 /// out again.
+///
+/// The entry runs `strada-host` from the `PATH`, not the binary that wrote it: an entry written by a build
+/// tree's host, or shipped in an app's package, keeps working when the host is installed or upgraded.
 package struct AppInstaller: Sendable {
     /// `$XDG_DATA_HOME` (default `~/.local/share`).
     package let dataHome: String
-    /// The `strada-host` the entry runs (absolute).
-    package let executable: String
+    /// The command the entry runs.
+    package static let command = "strada-host"
 
-    package init(executable: String, dataHome: String? = nil) {
-        self.executable = executable
+    package init(dataHome: String? = nil) {
         self.dataHome = dataHome ?? BaseDirectory.data.path()
     }
 
@@ -35,12 +37,13 @@ package struct AppInstaller: Sendable {
             "Version=1.4",
             "Name=\(Self.escaped(app.name))",
             "Comment=\(Self.escaped(app.name)), a Hotwire app (Strada for Linux)",
-            "Exec=\(Self.quoted(executable)) run --app \(Self.quoted(app.path)) %u",
+            "Exec=\(Self.command) run --app \(Self.quoted(app.path)) %u",
             "Terminal=false",
-            "Categories=Network;",
+            "Categories=\(Self.list(app.categories))",
             "StartupNotify=true",
-            "StartupWMClass=\(app.id)",
+            "StartupWMClass=\(app.startupWMClass ?? app.id)",
         ]
+        if !app.keywords.isEmpty { lines.append("Keywords=\(Self.list(app.keywords))") }
         if app.icon != nil { lines.append("Icon=\(app.id)") }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -84,6 +87,11 @@ package struct AppInstaller: Sendable {
     static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
             .replacingOccurrences(of: "\t", with: "\\t")
+    }
+
+    /// A value for a list key: each item escaped, each followed by `;`.
+    static func list(_ items: [String]) -> String {
+        items.map { escaped($0) + ";" }.joined()
     }
 
     /// An Exec argument, quoted when it has to be (Desktop Entry Specification's quoting rules).

@@ -44,6 +44,8 @@ extension AutomationService {
             }
         case .listControls:
             channel?.emit(.controls(target.controlSnapshots()))
+        case .app:
+            channel?.emit(.commandOK(command: name, details: target.appChrome()))
         case .screenshot(let path):
             screenshot(to: path, target)
         case .call(let pluginID, let action, let arguments):

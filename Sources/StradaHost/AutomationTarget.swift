@@ -11,6 +11,9 @@ protocol AutomationTarget: AnyObject {
     func act(_ action: ControlAction, control id: String) throws(ControlActionError)
     /// The controls of the window the user acts in, as the `controls` event lists them.
     func controlSnapshots() -> [JSON]
+    /// The app's own chrome, as the `app` command answers: `menu` (the primary menu's items), `about`,
+    /// `shortcuts` (groups) and `developer`.
+    func appChrome() -> JSONObject
     /// Saves the whole main window (with the modal over it) to `path` once every part of it is drawn;
     /// `completion` gets why it could not (`nil`: saved).
     func screenshot(to path: String, completion: @escaping @MainActor (_ error: String?) -> Void)

@@ -58,6 +58,9 @@ extension DesktopIntegration {
             logger.warning(
                 "DBUS_SESSION_BUS_ADDRESS names \(named), which \(exist); \(without). Unset it or start a bus")
         }
+        if SessionBus.quietAccessibility() {
+            logger.debug("no session bus: GTK's accessibility bus cannot be reached, so GTK_A11Y=none")
+        }
         if case .replaced(let folder, let replacement) = RuntimeFolder.settle() {
             logger.info(
                 """

@@ -28,7 +28,8 @@ final class DesktopIntegration {
         permissions = PermissionStore(
             file: configuration.ephemeral ? nil : configuration.websiteDataDirectories.data + "/permissions.json",
             logger: logger)
-        BrowserWindow.setIdentity(id: configuration.appID, name: configuration.title)
+        BrowserWindow.setIdentity(
+            id: configuration.appID, name: configuration.title, windowClass: configuration.windowClass)
     }
 
     /// Where the session keeps website data: the WebDriver's automation session holds it under `--webdriver`

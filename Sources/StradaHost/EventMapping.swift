@@ -29,7 +29,7 @@ extension AutomationEvent {
         case .webProcessTerminated(let reason): self = .pageCrashed(reason: reason)
         case .notification(let title, let body): self = .notification(title: title, body: body)
         case .locationChanged, .turbo, .backRequested, .loadFailed, .httpError, .retryRequested, .refreshRequested,
-            .dismissRequested, .permissionRequested:
+            .dismissRequested, .permissionRequested, .quitRequested:
             return nil
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 package import StradaCore
+package import StradaEngineGTK
 package import StradaPluginHost
 
 /// What `strada-host run` was asked to do: the start page, who gets the bridge, where plugins come from,
@@ -39,6 +40,16 @@ package struct HostConfiguration: Sendable {
     package var colorScheme: ColorScheme?
     /// What each plugin (by id) may do, replacing its manifest's declaration: the app definition's `grants`.
     package var grants: [String: PluginGrant.Override] = [:]
+    /// Developer mode (`run --inspect`, or the definition's `"developer": true`): WebKit's inspector on F12 and
+    /// Ctrl+Shift+I, and "Inspect Element" in the context menu.
+    package var developer = false
+    /// The primary menu's items of the app's own (its definition's `menu`).
+    package var menuItems: [PrimaryMenu.Item] = []
+    /// What the About window says (default: the title only).
+    package var about: AboutInfo?
+    /// The window's class on X11 (`WM_CLASS`, what a desktop entry's `StartupWMClass` names; default the
+    /// app's id).
+    package var windowClass: String?
     /// The URL the command line named: a later launch of a running app hands it to the running instance
     /// (`nil`: the later launch only raises the running instance's window).
     package var requestedURL: String?

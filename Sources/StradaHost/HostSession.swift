@@ -213,6 +213,15 @@ extension HostSession: AutomationTarget {
 
     func controlSnapshots() -> [JSON] { windows.activeWindow.controls.snapshots.map(\.json) }
 
+    func appChrome() -> JSONObject {
+        let developer = configuration.developer
+        return [
+            "menu": .object(PrimaryMenu(appItems: configuration.menuItems, appName: configuration.title).json),
+            "about": .object(windows.about.json), "shortcuts": .object(WindowShortcuts.json(developer: developer)),
+            "developer": .bool(developer),
+        ]
+    }
+
     func screenshot(to path: String, completion: @escaping @MainActor (_ error: String?) -> Void) {
         windows.main.saveScreenshot(to: path, done: completion)
     }

@@ -27,8 +27,8 @@ extension Navigator {
         case .retryRequested: retry()
         case .refreshRequested: refresh()
         case .dismissRequested: parent?.dismissModal(reason: "cancel")
-        case .closeRequestedByPage, .windowClosed, .webProcessTerminated, .permissionRequested,
-            .notification:
+        case .closeRequestedByPage, .windowClosed, .quitRequested, .webProcessTerminated,
+            .permissionRequested, .notification:
             return false
         }
         return true

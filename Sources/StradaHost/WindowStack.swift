@@ -59,7 +59,24 @@ final class WindowStack {
         navigator = Navigator(
             window: main, registrations: registrations, originPolicy: configuration.originPolicy, logger: logger)
         wire(main, to: navigator)
+        main.installChrome(
+            menu: PrimaryMenu(appItems: configuration.menuItems, appName: configuration.title), about: about,
+            developer: configuration.developer
+        ) { [weak self] action in self?.menuAction(action) }
         navigator.makeModal = { [weak self] url, properties in self?.presentModal(url, properties: properties) }
+    }
+
+    /// What the About window says: the app definition's, else the window title.
+    var about: AboutInfo { configuration.about ?? AboutInfo(name: configuration.title) }
+
+    /// A primary menu item's action (About, Keyboard Shortcuts, Quit and Close are the window's own).
+    private func menuAction(_ action: PrimaryMenu.Action) {
+        switch action {
+        case .visit(let url): activeNavigator.visit(url, action: .advance)
+        case .reload: activeNavigator.refresh()
+        case .back: _ = activeNavigator.back()
+        default: break
+        }
     }
 
     /// The window the user acts in: the modal when one is presented, else the main window.
@@ -133,6 +150,7 @@ final class WindowStack {
         case .closeRequestedByPage where isModal: self.navigator.dismissModal(reason: "closed by the page")
         case .closeRequestedByPage: onQuit?(0, "the page called window.close()")
         case .windowClosed where !isModal: onQuit?(0, "the window was closed")
+        case .quitRequested: onQuit?(0, "the user quit (Ctrl+Q)")
         case .webProcessTerminated where isModal: window.reload()
         case .webProcessTerminated:
             switch crashPolicy.webProcessDied() {
@@ -158,6 +176,7 @@ final class WindowStack {
             window: window, registrations: registrations, originPolicy: configuration.originPolicy,
             logger: logger, kind: .modal)
         wire(window, to: modal)
+        window.installChrome(menu: nil, about: about, developer: configuration.developer) { _ in }
         logger.info("presenting \(url) in a modal (\(size.width)×\(size.height))")
         window.load(url: url)
         window.present()

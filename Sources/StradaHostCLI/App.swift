@@ -45,7 +45,7 @@ struct App: ParsableCommand {
         func run() throws {
             let app: AppDefinition
             do { app = try AppDefinition(contentsOf: definition) } catch { throw ValidationError(error.description) }
-            let written = try AppInstaller(executable: Executable.path).install(app)
+            let written = try AppInstaller().install(app)
             for file in written { print("wrote \(file)") }
         }
     }
@@ -64,17 +64,9 @@ struct App: ParsableCommand {
             } else {
                 do { id = try AppDefinition(contentsOf: app).id } catch { throw ValidationError(error.description) }
             }
-            let removed = try AppInstaller(executable: Executable.path).uninstall(id: id)
+            let removed = try AppInstaller().uninstall(id: id)
             if removed.isEmpty { print("\(id) was not installed") }
             for file in removed { print("removed \(file)") }
         }
-    }
-}
-
-/// This executable's absolute path (what a desktop entry runs).
-enum Executable {
-    static var path: String {
-        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-            ?? URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
     }
 }

@@ -49,22 +49,33 @@ struct PluginList: ParsableCommand {
             for status in statuses { print(status.json(overrides: app?.grants ?? [:]).serialized(sortedKeys: true)) }
             return
         }
+        let includeSystem = systemPlugins ?? app?.systemPlugins ?? true
         print(
             PluginTable.render(
                 statuses, folders: folders.isEmpty ? [PluginDirectories.userDefault] : folders,
-                grants: app?.grants ?? [:]))
+                system: PluginDirectories.system, systemSearched: includeSystem, grants: app?.grants ?? [:]))
     }
 }
 
 enum PluginTable {
-    /// A table (id, version, ABI, components, status, what it may use, file), then one line per plugin that did
-    /// not load or lost a component name to an earlier one, then the folders in search order when there are
-    /// several.
-    /// `grants`: an app definition's, applied to what each plugin may use.
+    /// A table (id, version, ABI, components, status, what it may use with `grants` — an app definition's —
+    /// applied, file), then one line per plugin that did not load or lost a component name to an earlier one,
+    /// then every folder searched, in order, and the system plugins folder (`system`) when it is not among them:
+    /// why (not there, or not searched: `systemSearched` false).
     static func render(
-        _ statuses: [PluginStatus], folders: [String], grants: [String: PluginGrant.Override] = [:]
+        _ statuses: [PluginStatus], folders: [String], system: String, systemSearched: Bool,
+        grants: [String: PluginGrant.Override] = [:]
     ) -> String {
-        guard !statuses.isEmpty else { return "no plugins in \(folders.joined(separator: ", "))" }
+        let systemLine =
+            folders.contains(system)
+            ? nil
+            : "the system plugins folder \(system) "
+                + (systemSearched
+                    ? "is not there" : "is not searched (--no-system-plugins or \"system_plugins\": false)")
+        guard !statuses.isEmpty else {
+            return (["no plugins in \(folders.joined(separator: ", "))"] + (systemLine.map { [$0] } ?? []))
+                .joined(separator: "\n")
+        }
         var owners: [String: String] = [:]
         var rows = [["ID", "VERSION", "ABI", "COMPONENTS", "STATUS", "MAY USE", "PATH"]]
         var notes: [String] = []
@@ -91,8 +102,9 @@ enum PluginTable {
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
             }.joined(separator: "  ")
         }
-        if folders.count > 1 { notes.append("searched in this order: \(folders.joined(separator: ", then "))") }
-        if !notes.isEmpty { lines.append("") }
+        notes.append("searched in this order: \(folders.joined(separator: ", then "))")
+        if let systemLine { notes.append(systemLine) }
+        lines.append("")
         lines.append(contentsOf: notes)
         return lines.joined(separator: "\n")
     }

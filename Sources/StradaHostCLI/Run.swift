@@ -88,6 +88,12 @@ struct Run: ParsableCommand {
     @Flag(help: "Log why each ignored or dropped message was not delivered.")
     var debug = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Developer mode: WebKit's inspector on F12 and Ctrl+Shift+I, and Inspect Element in the context menu "
+                + "(as the app definition's \"developer\": true)."))
+    var inspect = false
+
     @Option(help: "Codec key strategy for message data in every component: useDefaultKeys or snakeCase.")
     var keys: CodecSettings.KeyStrategy = .useDefaultKeys
 
@@ -204,6 +210,10 @@ struct Run: ParsableCommand {
         configuration.windowSize = app?.windowSize
         configuration.colorScheme = app?.colorScheme
         configuration.grants = app?.grants ?? [:]
+        configuration.developer = inspect || app?.developer == true
+        configuration.menuItems = app?.menu ?? []
+        configuration.about = app?.about
+        configuration.windowClass = app?.startupWMClass
         let exitCode = try MainActor.assumeIsolated { () throws -> Int32 in
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)

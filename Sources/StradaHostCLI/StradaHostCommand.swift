@@ -19,6 +19,7 @@ struct StradaHostCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strada-host",
         abstract: "Runs a Strada web app in a WebKitGTK window with native components loaded from plugins.",
+        version: HostVersion.current,
         subcommands: [Run.self, App.self, Plugin.self]
     )
 }

@@ -32,9 +32,14 @@ struct PackageTests {
         for file in [
             host, root + "/usr/lib/strada/plugins/libStradaFormPlugin.so", root + "/usr/include/strada/strada_plugin.h",
             root + "/usr/share/strada/web/strada.js", root + "/usr/lib/strada/swift/libswiftCore.so",
+            root + "/usr/share/doc/strada-host/copyright",
         ] {
             #expect(FileManager.default.fileExists(atPath: file), "\(file) is not in the package")
         }
+        // Debian's machine-readable copyright format, naming the Swift runtime shipped with the host.
+        let copyright = try String(contentsOfFile: root + "/usr/share/doc/strada-host/copyright", encoding: .utf8)
+        #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
+        #expect(copyright.contains("Files: usr/lib/strada/swift/*"))
         // The Swift runtime comes from the package, not from the toolchain that built it.
         let libraries = try await ProcessRunner.run("ldd", [host])
         let swiftCore = libraries.stdout.split(separator: "\n").first { $0.contains("libswiftCore.so") } ?? ""

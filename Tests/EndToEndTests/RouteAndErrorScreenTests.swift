@@ -81,9 +81,9 @@ struct RouteAndErrorScreenTests {
         try await host.waitFor("command.ok", after: mark) { $0["command"] as? String == "retry" }
         error = try await host.waitFor("screen.error", after: mark)
         #expect(error["statusCode"] as? Int == 0)
-        // Ctrl+R (a real key press) on an error screen retries too.
+        // Ctrl+R (a real key press) on an error screen retries too. The window is titled as the error screen.
         mark = host.events.count
-        try await host.press("ctrl+r", inWindowTitled: "Strada")
+        try await host.press("ctrl+r", inWindowTitled: "Can't Reach the Server")
         error = try await host.waitFor("screen.error", after: mark)
         #expect(error["statusCode"] as? Int == 0)
 
@@ -91,7 +91,7 @@ struct RouteAndErrorScreenTests {
         // screen and its components connect.
         try await server.start()
         mark = host.events.count
-        try await host.press("F5", inWindowTitled: "Strada")
+        try await host.press("F5", inWindowTitled: "Can't Reach the Server")
         try await host.waitFor("page.committed", after: mark) { $0["url"] as? String == server.url("/posts") }
         #expect(try await Self.controls(host, settleOn: ["button.button-right"]) == ["button.button-right"])
         #expect(Self.events(host, named: "screen.pushed", after: mark).isEmpty)
@@ -147,12 +147,15 @@ struct RouteAndErrorScreenTests {
         #expect(error["url"] as? String == server.url("/no-such-page"))
         let screens = host.events.filter { $0["event"] as? String == "screen.pushed" }
         #expect(screens.last?["depth"] as? Int == 2)
+        // The window's title is the error's, not the previous page's.
+        try await host.waitFor("window.title") { $0["title"] as? String == "Page Not Found" }
 
         let mark = host.events.count
         try host.send(["command": "back"])
         let popped = try await host.waitFor("screen.popped", after: mark)
         #expect(popped["depth"] as? Int == 1)
         #expect((popped["url"] as? String)?.hasPrefix(server.url("/links")) == true)
+        try await host.waitFor("window.title", after: mark) { $0["title"] as? String == "Links · Strada demo" }
         try await Self.quit(host)
         server.stop()
     }

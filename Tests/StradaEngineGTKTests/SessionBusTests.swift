@@ -59,3 +59,15 @@ struct SessionBusTests {
         #expect(Self.classify("disabled:;disabled:") == .disabled)
     }
 }
+
+/// GTK's accessibility without a session bus.
+struct AccessibilityBusTests {
+    @Test func withoutASessionBusAccessibilityIsTurnedOffUnlessTheEnvironmentSays() {
+        #expect(SessionBus.accessibilityIsUnreachable(busReachable: false, environment: [:]))
+        #expect(!SessionBus.accessibilityIsUnreachable(busReachable: true, environment: [:]))
+        #expect(!SessionBus.accessibilityIsUnreachable(busReachable: false, environment: ["GTK_A11Y": "atspi"]))
+        #expect(
+            !SessionBus.accessibilityIsUnreachable(
+                busReachable: false, environment: ["AT_SPI_BUS_ADDRESS": "unix:path=/tmp/a11y"]))
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import StradaEngineGTK
 import Testing
 
 @testable import StradaHost
@@ -141,12 +142,83 @@ import Testing
 
     @Test func theDesktopEntryRunsTheDefinitionAndNamesTheIcon() throws {
         let app = try AppDefinition(json: Self.valid, path: "/srv/my notes/app.json")
-        let entry = AppInstaller(executable: "/usr/bin/strada-host", dataHome: "/home/u/.local/share")
-            .desktopEntry(for: app)
+        let entry = AppInstaller(dataHome: "/home/u/.local/share").desktopEntry(for: app)
         #expect(entry.contains("\nName=Notes\n"))
-        #expect(entry.contains("\nExec=/usr/bin/strada-host run --app \"/srv/my notes/app.json\" %u\n"))
+        // The host on the PATH, not the binary that wrote the entry.
+        #expect(entry.contains("\nExec=strada-host run --app \"/srv/my notes/app.json\" %u\n"))
         #expect(entry.contains("\nStartupWMClass=com.example.Notes\n"))
-        #expect(!entry.contains("Icon="))
+        #expect(entry.contains("\nCategories=Network;\n"))
+        #expect(!entry.contains("Icon=") && !entry.contains("Keywords="))
         #expect(AppInstaller.quoted("a$b") == #""a\\$b""#)
     }
+
+    /// The About window's, the primary menu's, developer mode's and the desktop entry's keys.
+    static let desktop = """
+        {
+          "id": "com.example.Notes", "name": "Notes", "start_url": "https://notes.example.com/",
+          "version": "2.1", "developer_name": "Example Ltd", "website": "https://notes.example.com/about",
+          "license": "MIT", "developer": true,
+          "menu": [{"title": "Help", "url": "https://notes.example.com/help"}, {"title": "Reload", "action": "reload"}],
+          "categories": ["Office", "Calendar"], "keywords": ["notes", "memo"], "startup_wm_class": "notes"
+        }
+        """
+
+    @Test func aDefinitionFillsAboutTheMenuAndTheDesktopEntry() throws {
+        let app = try AppDefinition(json: Self.desktop, path: "/srv/notes/app.json")
+        #expect(
+            app.about
+                == AboutInfo(
+                    name: "Notes", version: "2.1", developer: "Example Ltd", website: "https://notes.example.com/about",
+                    license: "MIT"))
+        #expect(
+            app.menu == [
+                PrimaryMenu.Item(title: "Help", action: .visit("https://notes.example.com/help")),
+                PrimaryMenu.Item(title: "Reload", action: .reload),
+            ])
+        #expect(app.developer)
+        let entry = AppInstaller(dataHome: "/home/u/.local/share").desktopEntry(for: app)
+        #expect(entry.contains("\nCategories=Office;Calendar;\n"))
+        #expect(entry.contains("\nKeywords=notes;memo;\n"))
+        #expect(entry.contains("\nStartupWMClass=notes\n"))
+    }
+
+    @Test(arguments: [
+        (#""menu": [{"title": "Help"}]"#, #""menu"[0] must be {"title": …, "url": …} or {"title": …, "#),
+        (#""menu": [{"title": "X", "action": "print"}]"#, #""menu"[0] has action "print"; the actions are about, "#),
+        (#""menu": {"title": "X"}"#, #""menu" must be an array of items"#),
+        (#""website": "notes.example.com""#, #""website" must be an http(s) URL"#),
+        (#""developer": "yes""#, #""developer" must be true or false"#),
+        (#""keywords": ["a;b"]"#, #""keywords" must be words without ";""#),
+    ])
+    func aMistakeInTheDesktopKeysNamesIt(_ fragment: String, _ message: String) {
+        let text = #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "# + fragment + "}"
+        do {
+            _ = try AppDefinition(json: text, path: "app.json")
+            Issue.record("accepted \(fragment)")
+        } catch {
+            #expect(error.description.contains(message), "\(error.description)")
+        }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: AppDefinitionTests.validator)))
+    func theDesktopEntryPassesDesktopFileValidate() throws {
+        let app = try AppDefinition(json: Self.desktop, path: "/srv/my notes/app.json")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID()).desktop").path
+        try AppInstaller(dataHome: "/home/u/.local/share").desktopEntry(for: app)
+            .write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let validate = Process()
+        validate.executableURL = URL(fileURLWithPath: Self.validator)
+        validate.arguments = [file]
+        let output = Pipe()
+        validate.standardOutput = output
+        validate.standardError = output
+        try validate.run()
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        validate.waitUntilExit()
+        #expect(validate.terminationStatus == 0 && said.isEmpty, "\(said)")
+    }
+
+    /// desktop-file-utils' validator (scripts/setup installs it; the test is skipped without it).
+    static let validator = "/usr/bin/desktop-file-validate"
 }

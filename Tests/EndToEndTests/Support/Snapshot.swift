@@ -9,7 +9,18 @@ enum CLISnapshot {
         try ProcessRunner.runBlocking(BuiltProducts.path("strada-host"), arguments, environment: ["COLUMNS": "100"])
     }
 
-    /// Runs `arguments`, replaces each `replacements` key with its placeholder, and checks the snapshot `name`.
+    /// The system plugins folder of the host just built (`<prefix>/lib/strada/plugins` beside its `bin`
+    /// folder), written `$SYSTEM` in snapshots.
+    static var systemPlugins: String {
+        let binary = URL(fileURLWithPath: BuiltProducts.path("strada-host")).resolvingSymlinksInPath()
+        return binary.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent(
+            "lib/strada/plugins"
+        )
+        .path
+    }
+
+    /// Runs `arguments`, replaces each `replacements` key with its placeholder (and the system plugins folder
+    /// with `$SYSTEM`), and checks the snapshot `name`.
     static func check(
         _ name: String, _ arguments: [String], replacing replacements: [String: String] = [:],
         sourceLocation: SourceLocation = #_sourceLocation
@@ -18,7 +29,8 @@ enum CLISnapshot {
         var text =
             "$ strada-host \(arguments.joined(separator: " "))\nexit: \(output.status)\n--- "
             + "stdout\n\(output.stdout)--- stderr\n\(output.stderr)"
-        for (value, placeholder) in replacements.sorted(by: { $0.key.count > $1.key.count }) {
+        let all = replacements.merging([systemPlugins: "$SYSTEM"]) { given, _ in given }
+        for (value, placeholder) in all.sorted(by: { $0.key.count > $1.key.count }) {
             text = text.replacingOccurrences(of: value, with: placeholder)
         }
         let path = Repository.path("Tests/EndToEndTests/Snapshots/\(name).txt")

@@ -23,6 +23,11 @@ final class RecordingAutomationTarget: AutomationTarget {
 
     func controlSnapshots() -> [JSON] { controls }
 
+    func appChrome() -> JSONObject {
+        calls.append("app")
+        return ["developer": false]
+    }
+
     func screenshot(to path: String, completion: @escaping @MainActor (String?) -> Void) {
         calls.append("screenshot \(path)")
         completion(screenshotError)

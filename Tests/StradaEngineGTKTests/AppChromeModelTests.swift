@@ -1,0 +1,51 @@
+import StradaCore
+import Testing
+
+@testable import StradaEngineGTK
+
+/// The primary menu, the About window's contents and the keyboard shortcuts, as data.
+struct AppChromeModelTests {
+    @Test func thePrimaryMenuListsTheAppsItemsThenShortcutsAndAbout() {
+        let menu = PrimaryMenu(
+            appItems: [
+                PrimaryMenu.Item(title: "Help", action: .visit("https://notes.example.com/help")),
+                PrimaryMenu.Item(title: "Reload", action: .reload),
+            ], appName: "Notes")
+        #expect(menu.items.map(\.title) == ["Help", "Reload", "_Keyboard Shortcuts", "_About Notes"])
+        guard case .array(let items)? = menu.json["items"] else { Issue.record("no items"); return }
+        #expect(items.map { $0["title"]?.stringValue } == ["Help", "Reload", "Keyboard Shortcuts", "About Notes"])
+        #expect(items.map { $0["action"]?.stringValue } == ["visit", "reload", "shortcuts", "about"])
+        #expect(items[0]["url"] == "https://notes.example.com/help")
+        #expect(items.map { $0["index"] } == [0, 1, 2, 3])
+    }
+
+    @Test(arguments: [
+        ("MIT", AboutInfo.KnownLicense.mit), ("gpl-3.0-or-later", .gpl3OrLater), ("GPL-3.0", .gpl3Only),
+        ("Apache-2.0", .apache2), ("BSD-3-Clause", .bsd3),
+    ])
+    func spdxIDsNameGTKsLicenses(_ id: String, _ license: AboutInfo.KnownLicense) {
+        #expect(AboutInfo.KnownLicense(spdx: id) == license)
+    }
+
+    @Test func anUnknownLicenseIsShownAsText() {
+        #expect(AboutInfo.KnownLicense(spdx: "Proprietary") == nil)
+    }
+
+    @Test func aboutReportsOnlyWhatTheDefinitionGives() {
+        #expect(AboutInfo(name: "Notes").json == ["name": "Notes"])
+        let full = AboutInfo(
+            name: "Notes", version: "2.1", developer: "Example Ltd", website: "https://notes.example.com",
+            license: "MIT", icon: "com.example.Notes")
+        #expect(full.json["developer"] == "Example Ltd" && full.json["icon"] == "com.example.Notes")
+    }
+
+    @Test func theShortcutsWindowListsTheInspectorOnlyInDeveloperMode() {
+        #expect(WindowShortcuts.groups(developer: false).map(\.title) == ["General", "Navigation"])
+        #expect(WindowShortcuts.groups(developer: true).last?.shortcuts == [WindowShortcuts.inspector])
+        let xml = WindowShortcuts.builderXML(developer: false)
+        #expect(xml.contains(#"<object class="GtkShortcutsWindow" id="shortcuts">"#))
+        #expect(xml.contains(#"<property name="accelerator">&lt;Control&gt;r F5</property>"#))
+        #expect(xml.contains(#"<property name="accelerator">&lt;Control&gt;question</property>"#))
+        #expect(!xml.contains("Web Inspector"))
+    }
+}
