@@ -4,10 +4,11 @@ import StradaPluginHost
 /// `strada-host plugin …`: manage the plugins directory.
 struct Plugin: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "List, inspect, install, remove and create component plugins.",
+        abstract: "List, inspect, install, remove, create, pack and sign component plugins.",
         subcommands: [
             PluginList.self, PluginInspect.self, PluginInstall.self, PluginRemove.self, PluginNew.self, PluginCall.self,
-            PluginProbeCommand.self, PluginWorkerCommand.self,
+            PluginPack.self, PluginSign.self, PluginKeygen.self, PluginTrustCommand.self, PluginProbeCommand.self,
+            PluginWorkerCommand.self,
         ])
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The XDG base directories the host keeps its files in (plugins, website data, caches, window state).
+/// The XDG base directories the host keeps its files in (plugins, website data, caches, window state, trusted
+/// publisher keys).
 ///
 /// A variable that is unset, empty or relative is ignored, as the XDG Base Directory specification says, and the
 /// default under the home folder is used.
@@ -11,6 +12,8 @@ package enum BaseDirectory: Sendable {
     case cache
     /// `$XDG_STATE_HOME`, by default `~/.local/state`.
     case state
+    /// `$XDG_CONFIG_HOME`, by default `~/.config`.
+    case config
 
     /// The directory's absolute path for `environment` (the process's own when `nil`).
     package func path(environment: [String: String]? = nil) -> String {
@@ -20,6 +23,7 @@ package enum BaseDirectory: Sendable {
             case .data: ("XDG_DATA_HOME", ".local/share")
             case .cache: ("XDG_CACHE_HOME", ".cache")
             case .state: ("XDG_STATE_HOME", ".local/state")
+            case .config: ("XDG_CONFIG_HOME", ".config")
             }
         if let value = environment[variable], value.hasPrefix("/") { return value }
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? NSHomeDirectory()

@@ -11,7 +11,7 @@ package struct PluginInstallError: Error, CustomStringConvertible, Sendable, Equ
 /// records its id, version, components, ABI and SHA-256. Nothing is copied if any file is invalid.
 package struct PluginInstaller: Sendable {
     package let directory: String
-    private let probe: @Sendable (String) -> PluginStatus
+    let probe: @Sendable (String) -> PluginStatus
 
     package init(directory: String, probe: @escaping @Sendable (String) -> PluginStatus) {
         self.directory = directory
@@ -81,6 +81,7 @@ package struct PluginInstaller: Sendable {
             try FileManager.default.removeItem(atPath: path)
             let manifest = PluginManifest.path(forPlugin: path)
             if FileManager.default.fileExists(atPath: manifest) { try FileManager.default.removeItem(atPath: manifest) }
+            try? FileManager.default.removeItem(atPath: Self.signaturePath(forPlugin: path))
         } catch {
             throw PluginInstallError("removing \(path) failed: \(error.localizedDescription)")
         }
