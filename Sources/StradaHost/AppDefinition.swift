@@ -27,6 +27,8 @@ package struct AppDefinition: Sendable, Equatable {
     package var colorScheme: ColorScheme?
     /// What each plugin (by id) may do in this app, replacing its manifest's declaration (`"grants"`).
     package var grants: [String: PluginGrant.Override] = [:]
+    /// Load only plugins installed from packages signed by a trusted publisher key (`"require_signed_plugins"`).
+    package var requireSignedPlugins = false
     /// The About window's version, developer, website (http or https) and license (an SPDX id such as "MIT").
     package var version: String?
     package var developerName: String?
@@ -50,6 +52,7 @@ package struct AppDefinition: Sendable, Equatable {
         "id", "name", "start_url", "allowed_origins", "plugins", "system_plugins", "path_configuration",
         "user_agent_prefix", "window", "icon", "color_scheme", "version", "developer_name", "website", "license",
         "menu", "developer", "categories", "keywords", "startup_wm_class", "grants",
+        "require_signed_plugins",
     ]
 
     /// Reads and checks the definition at `path`. The error is one line naming the file and the key.
@@ -170,6 +173,11 @@ package struct AppDefinition: Sendable, Equatable {
             colorScheme = value
         }
         grants = try Self.grants(from: object["grants"], file: path)
+        switch object["require_signed_plugins"] {
+        case nil: break
+        case .bool(let value)?: requireSignedPlugins = value
+        default: throw fail("\"require_signed_plugins\" must be true or false (true: only signed, trusted plugins)")
+        }
         version = try string("version")
         developerName = try string("developer_name")
         website = try string("website")
@@ -266,7 +274,7 @@ package struct AppDefinition: Sendable, Equatable {
             && lhs.userAgentPrefix == rhs.userAgentPrefix
             && lhs.windowSize?.width == rhs.windowSize?.width && lhs.windowSize?.height == rhs.windowSize?.height
             && lhs.icon == rhs.icon && lhs.colorScheme == rhs.colorScheme && lhs.path == rhs.path
-            && lhs.grants == rhs.grants
+            && lhs.grants == rhs.grants && lhs.requireSignedPlugins == rhs.requireSignedPlugins
             && lhs.about == rhs.about && lhs.menu == rhs.menu && lhs.developer == rhs.developer
             && lhs.categories == rhs.categories && lhs.keywords == rhs.keywords
             && lhs.startupWMClass == rhs.startupWMClass

@@ -40,6 +40,8 @@ package struct HostConfiguration: Sendable {
     package var colorScheme: ColorScheme?
     /// What each plugin (by id) may do, replacing its manifest's declaration: the app definition's `grants`.
     package var grants: [String: PluginGrant.Override] = [:]
+    /// Load only plugins installed from packages signed by a trusted publisher key.
+    package var requireSignedPlugins = false
     /// Developer mode (`run --inspect`, or the definition's `"developer": true`): WebKit's inspector on F12 and
     /// Ctrl+Shift+I, and "Inspect Element" in the context menu.
     package var developer = false

@@ -50,6 +50,14 @@ package final class HostSession {
         let channel = automationService.channel
 
         PluginGrants.overrides = configuration.grants
+        if configuration.requireSignedPlugins {
+            do {
+                PluginSignatures.require(try TrustedKeys())
+            } catch {
+                logger.error("\(error); no plugin can be trusted, so none loads")
+                PluginSignatures.require(TrustedKeys.none)
+            }
+        }
         registry = PluginRegistry(
             directories: configuration.pluginDirectories, staging: configuration.watch, launcher: launcher,
             logger: logger)

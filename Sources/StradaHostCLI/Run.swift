@@ -210,6 +210,7 @@ struct Run: ParsableCommand {
         configuration.windowSize = app?.windowSize
         configuration.colorScheme = app?.colorScheme
         configuration.grants = app?.grants ?? [:]
+        configuration.requireSignedPlugins = app?.requireSignedPlugins == true
         configuration.developer = inspect || app?.developer == true
         configuration.menuItems = app?.menu ?? []
         configuration.about = app?.about

@@ -179,7 +179,7 @@ package final class PluginLoader {
     /// `dlopen`, the entry point, and validation of what the plugin declares.
     package func load(file: String) -> Result<LoadedPlugin, PluginLoadError> {
         let path = Self.absolutePath(file)
-        if let refusal = PluginTrust.check(path) { return .failure(refusal) }
+        if let refusal = PluginTrust.check(path) ?? PluginSignatures.check(path) { return .failure(refusal) }
         let manifest: PluginManifest?
         switch Self.readManifest(forPlugin: path) {
         case .success(let read): manifest = read

@@ -60,6 +60,34 @@ struct PluginPackageTests {
         #expect(listing.stdout == "manifest.json\nlibStradaFormPlugin.so\nsignature.json\n", "\(listing.stderr)")
     }
 
+    /// An app that requires signed plugins loads the one installed from a trusted, signed package and refuses
+    /// a plain copy beside it, with one line saying why and what to do.
+    @Test func anAppRequiringSignedPluginsLoadsOnlyThoseFromTrustedPackages() async throws {
+        let workshop = try Workshop()
+        let key = try await Self.signedPackage(in: workshop)
+        #expect(try await workshop.host(["plugin", "trust", "add", "acme", key]).status == 0)
+        let plugins = (try TemporaryDirectory.make("app") as NSString).appendingPathComponent("plugins")
+        let install = try await workshop.host(["plugin", "install", workshop.package, "--plugins", plugins, "--yes"])
+        #expect(install.status == 0, "\(install.stderr)")
+        try FileManager.default.copyItem(
+            atPath: BuiltProducts.path("libStradaButtonPlugin.so"),
+            toPath: (plugins as NSString).appendingPathComponent("libStradaButtonPlugin.so"))
+        let definition = (plugins as NSString).deletingLastPathComponent + "/app.json"
+        try """
+        {"id": "dev.strada.SignedTest", "name": "Signed", "start_url": "file://\(definition)",
+         "plugins": ["\(plugins)"], "system_plugins": false, "require_signed_plugins": true}
+        """.write(toFile: definition, atomically: true, encoding: .utf8)
+        let host = try HostProcess(app: definition, arguments: [], environment: workshop.environment)
+        let ready = try await host.waitFor("host.ready", timeout: 60)
+        #expect(ready["components"] as? [String] == ["form"], "\(ready)")
+        #expect(
+            host.standardError.contains(
+                "libStradaButtonPlugin.so: refused: it has no manifest recording its checksum, "
+                    + "and this app requires signed plugins"), "\(host.standardError)")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
     @Test func aPackageFromAURLInstalls() async throws {
         let workshop = try Workshop()
         let key = try await Self.signedPackage(in: workshop)

@@ -145,6 +145,7 @@ package final class IsolatedPlugin {
 
     /// Starts a worker for `purpose`; it is `pending` until its hello.
     private func spawn(_ purpose: Purpose, file: String? = nil) throws(PluginLoadError) {
+        if let refusal = PluginSignatures.check(path) { throw refusal }
         var environment = ProcessInfo.processInfo.environment
         // A crash is reported by the host at once, not after symbolication.
         environment["SWIFT_BACKTRACE"] = "enable=no"

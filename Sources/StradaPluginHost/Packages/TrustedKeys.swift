@@ -1,5 +1,6 @@
 package import Foundation
 import StradaCore
+import Synchronization
 
 /// The publisher keys a user trusts to sign plugin packages (`strada-host plugin trust add|list|remove`), kept
 /// in `$XDG_CONFIG_HOME/strada/trusted-keys.json` (by default `~/.config/strada/`):
@@ -32,6 +33,14 @@ package struct TrustedKeys: Equatable, Sendable {
             }
             entries.append(Entry(name: name, key: key))
         }
+    }
+
+    /// No key at all (every signature is refused).
+    package static let none = TrustedKeys(file: "/dev/null", entries: [])
+
+    private init(file: String, entries: [Entry]) {
+        self.file = file
+        self.entries = entries
     }
 
     /// The name the user gave `key`, if it is trusted.
@@ -69,5 +78,39 @@ package struct TrustedKeys: Equatable, Sendable {
         } catch {
             throw PluginPackageError("cannot write \(file): \(error.localizedDescription)")
         }
+    }
+}
+
+/// An app that requires signed plugins (its definition's `"require_signed_plugins": true`): the host loads
+/// only plugins installed from a package signed by a trusted key — their manifest as signed, the signature
+/// beside it (``PluginInstaller/signaturePath(forPlugin:)``), the library the manifest's checksum names.
+package enum PluginSignatures {
+    /// The keys plugins must be signed with; `nil`: signatures are not required. Set once, before plugins load.
+    private static let requiredKeys = Mutex<TrustedKeys?>(nil)
+
+    package static func require(_ keys: TrustedKeys?) { requiredKeys.withLock { $0 = keys } }
+
+    /// `nil` when `path` may load; otherwise why not.
+    package static func check(_ path: String) -> PluginLoadError? {
+        guard let trusted = requiredKeys.withLock({ $0 }) else { return nil }
+        let remedy =
+            "install it from a package signed by a publisher you trust (strada-host plugin install FILE.strada-plugin)"
+        func refuse(_ why: String) -> PluginLoadError {
+            PluginLoadError(path: path, reason: "refused: \(why), and this app requires signed plugins", remedy: remedy)
+        }
+        guard let manifest = FileManager.default.contents(atPath: PluginManifest.path(forPlugin: path)),
+            let recorded = (try? PluginManifest(json: String(decoding: manifest, as: UTF8.self)))?.sha256
+        else { return refuse("it has no manifest recording its checksum") }
+        guard (try? PluginManifest.sha256(ofFile: path)) == recorded else {
+            return refuse("it is not the library its signed manifest records (SHA-256)")
+        }
+        guard let data = FileManager.default.contents(atPath: PluginInstaller.signaturePath(forPlugin: path)),
+            let signature = PluginSigning.Signature(json: data)
+        else { return refuse("it is not signed") }
+        guard signature.isValid(for: manifest) else { return refuse("its signature does not match its manifest") }
+        guard trusted.name(of: signature.publicKey) != nil else {
+            return refuse("it is signed by a key you do not trust (\(signature.publicKey))")
+        }
+        return nil
     }
 }
