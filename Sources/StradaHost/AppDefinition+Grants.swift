@@ -6,7 +6,8 @@ extension AppDefinition {
     /// pages may use its components — replacing what the plugin's manifest declares, field by field:
     ///
     /// ```json
-    /// "grants": {"dev.example.weather": {"capabilities": ["controls"], "origins": ["https://app.example.com"]}}
+    /// "grants": {"dev.example.weather": {"capabilities": ["controls"], "origins": ["https://app.example.com"],
+    ///                                   "isolation": "sandbox"}}
     /// ```
     static func grants(from value: JSON?, file: String) throws(AppDefinitionError) -> [String: PluginGrant.Override] {
         func fail(_ reason: String) -> AppDefinitionError { AppDefinitionError(file: file, reason) }
@@ -16,8 +17,9 @@ extension AppDefinition {
         var grants: [String: PluginGrant.Override] = [:]
         for (id, entry) in plugins {
             guard case .object(let fields) = entry else { throw fail("\"grants\".\"\(id)\" must be an object") }
-            for key in fields.keys where key != "capabilities" && key != "origins" {
-                throw fail("\"grants\".\"\(id)\" has an unknown key \"\(key)\" (known: capabilities, origins)")
+            for key in fields.keys where !["capabilities", "origins", "isolation"].contains(key) {
+                throw fail(
+                    "\"grants\".\"\(id)\" has an unknown key \"\(key)\" (known: capabilities, origins, isolation)")
             }
             func strings(_ key: String) throws(AppDefinitionError) -> [String]? {
                 guard let field = fields[key] else { return nil }
@@ -37,6 +39,12 @@ extension AppDefinition {
             grant.origins = try strings("origins")
             for origin in grant.origins ?? [] where OriginPolicy.origin(of: origin) == nil {
                 throw fail("\"grants\".\"\(id)\".\"origins\" has \"\(origin)\", not an origin like https://app.example")
+            }
+            if let isolation = fields["isolation"] {
+                guard let name = isolation.stringValue, let value = PluginGrant.Isolation(rawValue: name) else {
+                    throw fail("\"grants\".\"\(id)\".\"isolation\" must be \"process\" or \"sandbox\"")
+                }
+                grant.isolation = value
             }
             grants[id] = grant
         }

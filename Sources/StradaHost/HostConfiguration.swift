@@ -24,6 +24,8 @@ package struct HostConfiguration: Sendable {
     package var watch = false
     /// Run each plugin in its own worker process.
     package var isolate = false
+    /// Every isolated plugin's worker in the sandbox (``PluginSandbox``).
+    package var sandbox = false
     /// Report every bridge message as a trace line.
     package var trace = false
     /// Text placed before our product token in the user agent.

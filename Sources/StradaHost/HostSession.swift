@@ -50,6 +50,7 @@ package final class HostSession {
         let channel = automationService.channel
 
         PluginGrants.overrides = configuration.grants
+        PluginGrants.sandboxEveryPlugin = configuration.sandbox
         if configuration.requireSignedPlugins {
             do {
                 PluginSignatures.require(try TrustedKeys())

@@ -82,6 +82,12 @@ struct Run: ParsableCommand {
                 + "restarted; the host keeps running."))
     var isolate = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "Run each plugin's worker in a sandbox (bubblewrap: no network unless granted, the system read-only, "
+                + "no home but its data folder, no other process visible). Implies --isolate."))
+    var sandbox = false
+
     @Flag(help: "Print every bridge message in and out (stderr).")
     var trace = false
 
@@ -197,7 +203,8 @@ struct Run: ParsableCommand {
         configuration.webDriver = webdriver
         configuration.benchmarkEchoChannel = benchmarkEchoChannel
         configuration.watch = watch
-        configuration.isolate = isolate
+        configuration.isolate = isolate || sandbox
+        configuration.sandbox = sandbox
         configuration.trace = trace
         configuration.userAgentPrefix = userAgentPrefix ?? app?.userAgentPrefix
         configuration.title = title ?? app?.name ?? "Strada"

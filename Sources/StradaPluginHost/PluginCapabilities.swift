@@ -1,3 +1,4 @@
+import Foundation
 package import StradaCore
 
 /// A host API a plugin may call, as its manifest declares it (`"capabilities": ["controls", "dialogs"]`) and an
@@ -77,13 +78,21 @@ package struct PluginGrant: Sendable, Equatable {
     /// A plugin that may do everything the host offers, on every allowed origin.
     package static let unrestricted = PluginGrant()
 
-    /// What the app definition says about one plugin: each field it sets replaces the manifest's.
+    /// Where an isolated plugin's worker runs: a plain process, or a process inside the sandbox.
+    package enum Isolation: String, Sendable, CaseIterable {
+        case process, sandbox
+    }
+
+    /// What the app definition says about one plugin: each field it sets replaces the manifest's; `isolation`
+    /// chooses where its worker runs under `--isolate`.
     package struct Override: Sendable, Equatable {
         package var capabilities: Set<Capability>?
         package var origins: [String]?
-        package init(capabilities: Set<Capability>? = nil, origins: [String]? = nil) {
+        package var isolation: Isolation?
+        package init(capabilities: Set<Capability>? = nil, origins: [String]? = nil, isolation: Isolation? = nil) {
             self.capabilities = capabilities
             self.origins = origins
+            self.isolation = isolation
         }
     }
 
@@ -118,6 +127,24 @@ package struct PluginGrant: Sendable, Equatable {
 package enum PluginGrants {
     /// The app definition's `grants`, by plugin id.
     package static var overrides: [String: PluginGrant.Override] = [:]
+
+    /// Every isolated plugin runs in the sandbox (`run --sandbox`).
+    package static var sandboxEveryPlugin = false
+
+    /// The sandbox the worker of the plugin at `path` runs in, or `nil` for a plain process: the app
+    /// definition's `isolation` for its id, else the sandbox under `--sandbox`, else the sandbox for a plugin
+    /// installed from a signed package (a third party's: it has a signature beside it), else a plain process.
+    /// Network only when its grant names `network` explicitly.
+    package static func sandbox(forPluginAt path: String) -> PluginSandbox? {
+        let manifest = PluginManifest(besidePlugin: path)
+        let chosen = manifest?.id.flatMap { overrides[$0]?.isolation }
+        let fromThirdParty = FileManager.default.fileExists(atPath: PluginInstaller.signaturePath(forPlugin: path))
+        guard chosen == .sandbox || (chosen == nil && (sandboxEveryPlugin || fromThirdParty)) else { return nil }
+        let granted = Self.grant(for: manifest?.id ?? "", manifest: manifest)
+        return PluginSandbox(
+            network: granted.capabilities?.contains(Capability.network) == true,
+            dataFolder: PluginSandbox.dataFolder(forPluginAt: path))
+    }
 
     /// The grant in force for the plugin `id` with `manifest`.
     package static func grant(for id: String, manifest: PluginManifest?) -> PluginGrant {

@@ -94,7 +94,7 @@ import Testing
         ),
         (
             #"{"id": "com.example.N", "name": "N", "start_url": "https://a.example/", "grants": {"p": {"caps": []}}}"#,
-            "\"grants\".\"p\" has an unknown key \"caps\" (known: capabilities, origins)"
+            "\"grants\".\"p\" has an unknown key \"caps\" (known: capabilities, origins, isolation)"
         ),
         (
             #"{"id":"com.example.N","name":"N","start_url":"https://a.example/","#

@@ -151,14 +151,19 @@ package final class IsolatedPlugin {
         environment["SWIFT_BACKTRACE"] = "enable=no"
         // The worker's plugins see the host's codec settings, as in-process plugins do.
         environment[PluginWorker.codecEnvironmentKey] = Strada.config.codec.json
-        // The worker ends itself once this process is gone (see PluginWorker.watchHost).
-        environment[PluginWorker.hostEnvironmentKey] = String(getpid())
+        var executable = launcher.executable
+        var arguments = launcher.workerArguments(file ?? loadPath, memoryLimitMB)
+        if let sandbox = PluginGrants.sandbox(forPluginAt: path) {
+            // In its own PID namespace the worker cannot see the host: bubblewrap ends it with the host.
+            (executable, arguments) = try sandboxed(executable, arguments, in: sandbox, file: file ?? loadPath)
+        } else {
+            // The worker ends itself once this process is gone (see PluginWorker.watchHost).
+            environment[PluginWorker.hostEnvironmentKey] = String(getpid())
+        }
         let connection: WorkerConnection
         do {
             connection = try WorkerConnection(
-                executable: launcher.executable,
-                arguments: launcher.workerArguments(file ?? loadPath, memoryLimitMB),
-                environment: environment
+                executable: executable, arguments: arguments, environment: environment
             ) { [weak self] connection, event in
                 DispatchQueue.main.async { MainActor.assumeIsolated { self?.receive(event, from: connection) } }
             }

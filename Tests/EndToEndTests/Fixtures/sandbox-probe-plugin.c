@@ -1,0 +1,94 @@
+#define _DEFAULT_SOURCE
+/* A hostile test plugin in C for the sandbox tests: component "probe". On "connect" with data {"file", "port",
+   "pid"} (strings) it tries three things a plugin should not be able to do in the sandbox — read a file in the
+   user's home, connect to a TCP server on the host's loopback, signal the host — and replies to the connect
+   with what happened to each: {"read": "ok"|"denied: <why>", "connect": …, "signal": …}. */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "strada_plugin.h"
+
+static const strada_host_api_v1 *the_host;
+
+typedef struct instance {
+    strada_host_instance *host_instance;
+} instance;
+
+static strada_plugin_instance *create(void *context, const char *name, strada_host_instance *host_instance) {
+    (void)context; (void)name;
+    instance *self = calloc(1, sizeof(instance));
+    if (self) self->host_instance = host_instance;
+    return (strada_plugin_instance *)self;
+}
+
+/* Copies the string value of "key" out of a flat JSON text (test-grade scanner: no escapes in values). */
+static int json_string(strada_string json, const char *key, char *out, size_t size) {
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
+    char text[4096];
+    size_t n = json.length < sizeof text - 1 ? (size_t)json.length : sizeof text - 1;
+    memcpy(text, json.data, n);
+    text[n] = 0;
+    char *start = strstr(text, pattern);
+    if (!start) return 0;
+    start += strlen(pattern);
+    char *end = strchr(start, '"');
+    if (!end || (size_t)(end - start) >= size) return 0;
+    memcpy(out, start, (size_t)(end - start));
+    out[end - start] = 0;
+    return 1;
+}
+
+static strada_string str(const char *text) {
+    strada_string s = {text, strlen(text)};
+    return s;
+}
+
+static void outcome(char *out, size_t size, int ok) {
+    if (ok) snprintf(out, size, "ok");
+    else snprintf(out, size, "denied: %s", strerror(errno));
+}
+
+static void receive(strada_plugin_instance *plugin_instance, strada_string json) {
+    instance *self = (instance *)plugin_instance;
+    char event[32], file[1024], port[16], pid[16];
+    if (!json_string(json, "event", event, sizeof event) || strcmp(event, "connect") != 0) return;
+    if (!json_string(json, "file", file, sizeof file) || !json_string(json, "port", port, sizeof port)
+        || !json_string(json, "pid", pid, sizeof pid)) return;
+    char read_result[128], connect_result[128], signal_result[128];
+    int fd = open(file, O_RDONLY);
+    outcome(read_result, sizeof read_result, fd >= 0);
+    if (fd >= 0) close(fd);
+    int sock = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons((unsigned short)atoi(port));
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    outcome(connect_result, sizeof connect_result, sock >= 0 && connect(sock, (struct sockaddr *)&address, sizeof address) == 0);
+    if (sock >= 0) close(sock);
+    outcome(signal_result, sizeof signal_result, kill((pid_t)atoi(pid), 0) == 0);  /* 0: only asks whether it may */
+    char reply[512];
+    snprintf(reply, sizeof reply, "{\"read\":\"%s\",\"connect\":\"%s\",\"signal\":\"%s\"}", read_result,
+             connect_result, signal_result);
+    the_host->reply_to_event(the_host, self->host_instance, str("connect"), str(reply));
+}
+
+static void destroy(strada_plugin_instance *plugin_instance) { free(plugin_instance); }
+
+static const char *names[] = {"probe"};
+static const strada_plugin_v1 plugin = {
+    sizeof(strada_plugin_v1), STRADA_PLUGIN_ABI_MAJOR, STRADA_PLUGIN_ABI_MINOR, 1, "dev.test.probe", "1.0", names, 0,
+    create, receive, 0, 0, destroy, 0, 0};
+
+STRADA_PLUGIN_ENTRY_V1_DEFINE {
+    the_host = host;
+    *out_plugin = &plugin;
+    return STRADA_OK;
+}

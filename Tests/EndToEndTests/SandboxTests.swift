@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--sandbox` (and a plugin's `"isolation": "sandbox"`): a hostile plugin written by the test
+/// (`Fixtures/sandbox-probe-plugin.c`) tries to read a file in the user's home, to connect to a TCP server on
+/// the host's loopback and to signal the host. As a plain worker process it can do all three; in the sandbox
+/// each is denied by the kernel, and granted `network` it connects (and still reads nothing of the home).
+@Suite(.serialized, .oneAtATime, .temporaryDirectories, .timeLimit(.minutes(3)))
+struct SandboxTests {
+    struct Outcome: Equatable {
+        var read: String
+        var connect: String
+        var signal: String
+    }
+
+    /// Runs the probe plugin in a host started with `arguments`; `manifest`, when given, is written beside it.
+    static func probe(_ arguments: [String], manifest: String? = nil) async throws -> Outcome {
+        let plugins = try PluginsDirectory.make(plugins: [])
+        let source = try String(
+            contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/sandbox-probe-plugin.c"), encoding: .utf8)
+        try CCompiler.sharedLibrary(source, at: (plugins as NSString).appendingPathComponent("libprobe.so"))
+        if let manifest {
+            try manifest.write(
+                toFile: (plugins as NSString).appendingPathComponent("libprobe.json"), atomically: true,
+                encoding: .utf8)
+        }
+        // The user's home, with a secret in it: the host's HOME for this run.
+        let home = try TemporaryDirectory.make("home")
+        let secret = (home as NSString).appendingPathComponent("secret.txt")
+        try "do not read".write(toFile: secret, atomically: true, encoding: .utf8)
+        let server = try await LocalHTTPServer.serving(directory: home)
+        let port = URL(string: server.url)?.port ?? 0
+        let page = "file://" + Repository.path("Tests/EndToEndTests/Fixtures/sandbox-probe.html")
+        // The page learns the host's pid only once it runs: the host is started first, then navigated.
+        let host = try HostProcess(
+            page: page, arguments: ["--plugins", plugins] + arguments,
+            environment: ["HOME": home, "XDG_DATA_HOME": (home as NSString).appendingPathComponent(".local/share")])
+        try await host.waitFor("host.ready", timeout: 60)
+        let mark = host.events.count
+        try host.send(["command": "navigate", "url": "\(page)?file=\(secret)&port=\(port)&pid=\(host.pid)"])
+        let reply = try await host.waitFor("bridge.sent", after: mark, timeout: 30)
+        let data = (reply["message"] as? [String: Any])?["data"] as? [String: Any] ?? [:]
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+        server.stop()
+        return Outcome(
+            read: data["read"] as? String ?? "?", connect: data["connect"] as? String ?? "?",
+            signal: data["signal"] as? String ?? "?")
+    }
+
+    @Test func aPlainWorkerCanDoAllThree() async throws {
+        let outcome = try await Self.probe(["--isolate"])
+        #expect(outcome == Outcome(read: "ok", connect: "ok", signal: "ok"), "the probe works: \(outcome)")
+    }
+
+    @Test func inTheSandboxEachIsDenied() async throws {
+        let outcome = try await Self.probe(["--sandbox"])
+        #expect(outcome.read.hasPrefix("denied: No such file"), "the home is empty: \(outcome)")
+        #expect(outcome.connect.hasPrefix("denied: "), "no network: \(outcome)")
+        #expect(outcome.signal.hasPrefix("denied: No such process"), "the host is not visible: \(outcome)")
+    }
+
+    @Test func grantedNetworkItConnectsAndStillCannotReadTheHome() async throws {
+        let outcome = try await Self.probe(["--sandbox"], manifest: #"{"capabilities": ["network"]}"#)
+        #expect(outcome.connect == "ok", "\(outcome)")
+        #expect(outcome.read.hasPrefix("denied: "), "\(outcome)")
+    }
+}
