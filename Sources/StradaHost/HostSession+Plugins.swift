@@ -47,11 +47,8 @@ extension HostSession {
                         owners[component] = plugin.path
                         continue
                     }
-                    logger.warning(
-                        """
-                        component "\(component)" is provided by \(owner) and \(plugin.path); using \(owner) \
-                        — remove one of the two files from the plugins folders, or rename the component in one
-                        """)
+                    let line = PluginLoader.conflictWarning(component: component, owner: owner, other: plugin.path)
+                    logger.warning("\(line)")
                     report.conflicts.append(component)
                 }
                 report.isolated.append(plugin)
@@ -197,9 +194,9 @@ extension HostSession {
         case .removed(let path, let components):
             logger.info("plugin \(path) was removed; components [\(components.joined(separator: " "))] are gone")
             // Instances go before the plugin's shutdown (below); a name another plugin also serves is reloaded.
-            let orphans = components.filter { registry.owner(of: $0) == nil }
+            let orphans = components.filter { registry.ownerPath(of: $0) == nil }
             navigator.destroyComponents(named: orphans, registrations: registry.registrations)
-            let adopted = components.filter { registry.owner(of: $0) != nil }
+            let adopted = components.filter { registry.ownerPath(of: $0) != nil }
             _ = navigator.reloadComponents(named: adopted, registrations: registry.registrations)
             automation?.emit(.pluginRemoved(path: path, components: components))
         case .added(let generation):
@@ -207,7 +204,11 @@ extension HostSession {
             logger.info("plugin \(path) was added: \(plugin.id) [\(plugin.componentNames.joined(separator: " "))]")
             automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
         case .reloaded(let generation, let previous, let milliseconds, let residentDelta):
-            let names = previous.plugin.componentNames.filter { registry.owner(of: $0)?.sourcePath == path }
+            // A plugin opened for the first time has no instances yet — unless it failed to open before, and the
+            // page holds stand-ins for its components: they are replaced too.
+            let names = (previous?.plugin ?? generation.plugin).componentNames.filter {
+                registry.ownerPath(of: $0) == path
+            }
             let reloaded = navigator.reloadComponents(named: names, registrations: registry.registrations)
             let sign = residentDelta >= 0 ? "+" : ""
             logger.info(

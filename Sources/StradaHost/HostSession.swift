@@ -91,11 +91,13 @@ package final class HostSession {
             windows.main.installEchoBenchmark { result in channel?.emit(.benchmarkRoundtrip(result: result)) }
         }
 
+        // In process, plugins are declared at start and opened when first used: the list is what they provide.
         let plugins: [JSON] =
-            report.plugins.map { plugin -> JSON in
+            (configuration.isolate ? [] : registry.statuses).map { plugin -> JSON in
                 [
-                    "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
-                    "components": .array(plugin.componentNames.map(JSON.string)), "isolated": false,
+                    "id": .string(plugin.id ?? ""), "version": .string(plugin.version ?? ""),
+                    "path": .string(plugin.path),
+                    "components": .array(plugin.components.map(JSON.string)), "isolated": false,
                 ]
             }
             + isolated.map { plugin -> JSON in
@@ -109,6 +111,9 @@ package final class HostSession {
         StartupTimeline.mark("ready")
         channel?.emit(.hostReady(userAgent: windows.main.userAgent, components: names, plugins: plugins))
 
+        registry.onOpenFailed = { error in
+            channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
+        }
         windows.onQuit = { [weak self] code, reason in self?.quit(code, reason) }
         desktop.networkSession.onDownload = { [desktop, windows] path, error in
             desktop.downloadEnded(path, error: error, in: windows.activeWindow)
