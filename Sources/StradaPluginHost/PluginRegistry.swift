@@ -2,10 +2,9 @@ import Foundation
 package import Logging
 package import StradaCore
 
-/// The plugins a host serves from, by generation, with hot reload: a changed plugin file is copied to a
-/// unique staging path (never `dlopen`ed where it is watched), validated in a probe child process, loaded,
-/// and swapped in; a failing new build leaves the old generation serving. Old generations get `shutdown`
-/// but are never unloaded (Swift images cannot be `dlclose`d).
+/// The plugins a host serves from its own process, one ``InProcessPlugin`` per file, with what hot reload needs:
+/// a changed plugin file is copied to a unique staging path (never `dlopen`ed where it is watched), validated in a
+/// probe child process, loaded, and swapped in; a failing new build leaves the old generation serving.
 ///
 /// Plugins are opened lazily: at start every file is *declared* (its components announced, from the plugin
 /// manifest cache or its installed manifest, or from a probe child when neither says), and a declared plugin is
@@ -23,31 +22,18 @@ package final class PluginRegistry {
         package let number: Int
     }
 
-    /// What a file change led to.
-    package enum Change: Sendable {
-        case unchanged(path: String)
-        case added(Generation)
-        /// `previous` is `nil` when the file's plugin was declared but not opened yet.
-        case reloaded(Generation, previous: Generation?, milliseconds: Double, residentKilobytesDelta: Int)
-        case failed(path: String, error: String)
-        case removed(path: String, components: [String])
-    }
-
     private let directories: [String]
-    private let logger: Logger
     private let stagingDirectory: String?
     private var stagedCopies = 0
-    private var generations: [String: Generation] = [:]
-    /// Plugins announced but not opened yet, by file.
-    private var declared: [String: DeclaredPlugin] = [:]
-    /// Declared plugins that failed to open when first needed: reported once, not tried again until the file
-    /// changes.
-    private var broken: Set<String> = []
+    private var entries: [String: InProcessPlugin] = [:]
     private var cache = PluginManifestCache()
-    private var counter = 0
+    let logger: Logger
 
     /// A declared plugin failed to open when first needed (its one error line is logged already).
     package var onOpenFailed: (@MainActor (PluginLoadError) -> Void)?
+    /// A plugin's new build serves: the page's instances of these components are to be replaced by new ones;
+    /// returns those replaced.
+    package var onSwap: (@MainActor (_ components: [String]) -> [String])?
 
     private let launcher: PluginProcessLauncher?
     /// With staging and a launcher: the probe child started ahead of time for the next reload.
@@ -105,7 +91,7 @@ package final class PluginRegistry {
                 report.errors.append(error)
                 continue
             case .declared(let plugin):
-                declared[path] = plugin
+                entries[path] = InProcessPlugin(path: path, state: .declared(plugin), registry: self)
                 names = plugin.componentNames
             case .probe:
                 switch probed[path] {
@@ -113,7 +99,7 @@ package final class PluginRegistry {
                     let plugin = DeclaredPlugin(
                         path: path, id: status.id ?? "", version: status.version ?? "0.0.0",
                         componentNames: status.components, probed: true)
-                    declared[path] = plugin
+                    entries[path] = InProcessPlugin(path: path, state: .declared(plugin), registry: self)
                     names = plugin.componentNames
                 case let status? where status.state == .crashed:
                     if let log = status.log { logger.notice("plugin \(path) said before it failed: \(log)") }
@@ -124,11 +110,12 @@ package final class PluginRegistry {
                     continue
                 default:
                     // Refused in the probe, or no probes: loaded here, so the refusal and its log are the host's.
-                    switch load(path, probe: false) {
+                    switch loadFromSource(path, number: 1) {
                     case .failure(let error):
                         report.errors.append(error)
                         continue
                     case .success(let generation):
+                        entries[path] = InProcessPlugin(path: path, state: .opened(generation), registry: self)
                         report.plugins.append(generation.plugin)
                         names = generation.plugin.componentNames
                     }
@@ -161,14 +148,15 @@ package final class PluginRegistry {
 
     /// Component names served now, first owner wins (directories in order, files by name), whether their plugin
     /// is open yet or not.
-    package var componentNames: [String] { orderedPaths.flatMap(componentNames(of:)).uniqued() }
+    package var componentNames: [String] { ordered.flatMap(\.componentNames).uniqued() }
 
     /// Registrations that resolve the current generation when a page creates the component — opening a declared
     /// plugin the first time one of its components is made.
     package var registrations: [ComponentRegistration] {
         componentNames.map { name in
             ComponentRegistration(name: name) { [weak self] destination, delegate in
-                guard let self, let path = ownerPath(of: name), let plugin = opened(path, for: "component \(name)"),
+                guard let self, let owner = ownerPath(of: name).flatMap({ entries[$0] }),
+                    let plugin = owner.open(for: "component \(name)"),
                     let registration = plugin.registrations.first(where: { $0.name == name })
                 else { return UnavailableComponent(destination: destination, delegate: delegate) }
                 return registration.make(destination, delegate)
@@ -178,9 +166,8 @@ package final class PluginRegistry {
 
     /// The host is stopping: every plugin gets its `shutdown`.
     package func shutdownAll() {
-        retireReplaced()
-        for generation in orderedGenerations { generation.plugin.shutdown() }
-        generations.removeAll()
+        for plugin in ordered { plugin.shutdown() }
+        entries.removeAll()
         spareProbe?.stop()
         spareProbe = nil
         stopped = true
@@ -189,118 +176,86 @@ package final class PluginRegistry {
     }
 
     /// The current generation of every plugin opened so far, in load order.
-    package var plugins: [LoadedPlugin] { orderedGenerations.map(\.plugin) }
+    package var plugins: [LoadedPlugin] { ordered.compactMap(\.generation?.plugin) }
 
     /// What every plugin provides, in order — opened or only declared (a declared one says `loaded` too: it is
     /// known to load, or declared by its manifest).
-    package var statuses: [PluginStatus] {
-        orderedPaths.compactMap { generations[$0].map { PluginStatus($0.plugin) } ?? declared[$0]?.status }
-    }
+    package var statuses: [PluginStatus] { ordered.map(\.status) }
 
     /// The current generation of the plugin with `id`, opening it if it is only declared.
     package func plugin(id: String) -> LoadedPlugin? {
-        if let loaded = orderedGenerations.first(where: { $0.plugin.id == id }) { return loaded.plugin }
-        guard let path = orderedPaths.first(where: { declared[$0]?.id == id }) else { return nil }
-        return opened(path, for: "its action")
+        ordered.first { $0.id == id }?.open(for: "its action")
     }
+
+    /// The plugin of file `path`, opened now if it was only declared (`why`: what needs it, for the log line).
+    package func opened(_ path: String, for why: String) -> LoadedPlugin? { entries[path]?.open(for: why) }
 
     /// The file of the plugin that serves component `name` (opened or declared).
     package func ownerPath(of name: String) -> String? {
-        orderedPaths.first { componentNames(of: $0).contains(name) }
+        ordered.first { $0.componentNames.contains(name) }?.path
     }
 
-    /// The plugin of file `path`, opened now if it was only declared (`why`: what needs it, for the log line);
-    /// `nil` when there is none or it fails to open (said once, in one line, and to ``onOpenFailed``).
-    package func opened(_ path: String, for why: String) -> LoadedPlugin? {
-        if let generation = generations[path] { return generation.plugin }
-        guard let plugin = declared[path], !broken.contains(path) else { return nil }
-        let started = DispatchTime.now().uptimeNanoseconds
-        if !plugin.probed, let launcher {
-            // Never seen loading: a probe child loads it first, so a crash there cannot take the host down.
-            let status = spareProbe?.inspect(file: path) ?? PluginProbe.inspect(file: path, launcher: launcher)
-            if status.state == .crashed, let error = status.loadError {
-                return openFailed(PluginLoadError(path: path, reason: error.reason, remedy: error.remedy))
-            }
-            cache.remember([status])
-        }
-        switch load(path, probe: false) {
-        case .failure(let error): return openFailed(error)
-        case .success(let generation):
-            declared[path] = nil
-            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-            logger.info(
-                """
-                plugin \(path) loaded on first use (\(why)): \(generation.plugin.id) in \
-                \(String(format: "%.1f", milliseconds)) ms
-                """)
-            return generation.plugin
-        }
-    }
+    // MARK: What its plugins use
 
-    private func openFailed(_ error: PluginLoadError) -> LoadedPlugin? {
-        broken.insert(error.path)
+    /// A declared plugin failed to open: one line, and ``onOpenFailed``.
+    func openFailed(_ error: PluginLoadError) {
         logger.error("\(error.description)")
         onOpenFailed?(error)
-        return nil
     }
 
-    /// Handles a change of `path` reported by the watcher.
-    package func fileChanged(_ path: String) -> Change {
-        guard !path.hasSuffix(".json") else {
-            // A manifest changed: re-check the plugin it belongs to.
-            let plugin = (path as NSString).deletingPathExtension + ".so"
-            return FileManager.default.fileExists(atPath: plugin) ? fileChanged(plugin) : .unchanged(path: path)
+    /// Probes `file` (the spare probe child when there is one) before it is opened here for the first time; the
+    /// error when it crashed or hung there. What loads is cached.
+    func crashInProbe(_ file: String) -> PluginLoadError? {
+        guard let launcher else { return nil }
+        let status = spareProbe?.inspect(file: file) ?? PluginProbe.inspect(file: file, launcher: launcher)
+        guard status.state == .crashed, let error = status.loadError else {
+            cache.remember([status])
+            return nil
         }
-        broken.remove(path)
-        guard FileManager.default.fileExists(atPath: path) else {
-            if let gone = declared.removeValue(forKey: path) {
-                return .removed(path: path, components: gone.componentNames)
-            }
-            guard let gone = generations.removeValue(forKey: path) else { return .unchanged(path: path) }
-            retiring.append(gone)
-            return .removed(path: path, components: gone.plugin.componentNames)
+        return PluginLoadError(path: file, reason: error.reason, remedy: error.remedy)
+    }
+
+    /// Validates a rebuilt plugin's staged copy `file` in a probe child (`source`: the watched file, named in the
+    /// error): any refusal or crash there is the error.
+    func validate(_ file: String, source: String) -> Result<Void, PluginLoadError> {
+        guard let launcher else { return .success(()) }
+        let status = spareProbe?.inspect(file: file) ?? PluginProbe.inspect(file: file, launcher: launcher)
+        guard let error = status.loadError else { return .success(()) }
+        if let log = status.log { logger.notice("plugin \(source) said while loading: \(log)") }
+        return .failure(PluginLoadError(path: source, reason: error.reason, remedy: error.remedy))
+    }
+
+    /// Loads the plugin file `source` as generation `number`: a staged copy of it when the registry stages.
+    func loadFromSource(_ source: String, number: Int) -> Result<Generation, PluginLoadError> {
+        switch stage(source) {
+        case .failure(let error): return .failure(error)
+        case .success(let staged):
+            return open(
+                staged.path, source: source, sha256: stagingDirectory == nil ? nil : staged.sha256, number: number)
         }
-        let previous = generations[path]
-        let wasDeclared = declared[path] != nil
-        if let previous, let known = previous.sha256, (try? PluginManifest.sha256(ofFile: path)) == known {
-            return .unchanged(path: path)
-        }
-        let started = DispatchTime.now().uptimeNanoseconds
-        let residentBefore = Self.residentKilobytes()
-        switch load(path, probe: true) {
-        case .failure(let refusal):
-            let remedy = refusal.remedy + (previous == nil ? "" : "; the previous build keeps serving")
-            let error = PluginLoadError(path: path, reason: refusal.reason, remedy: remedy)
-            logger.error("\(error.description)")
-            return .failed(path: path, error: error.description)
-        case .success(let generation):
-            // A declared plugin's new build is opened now (validated in a probe like any rebuild) and serves.
-            declared[path] = nil
-            guard previous != nil || wasDeclared else { return .added(generation) }
-            if let previous { retiring.append(previous) }
-            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-            return .reloaded(
-                generation, previous: previous, milliseconds: milliseconds,
-                residentKilobytesDelta: Self.residentKilobytes() - residentBefore)
+    }
+
+    /// `dlopen`s `file` (the watched file `source`, or a staged copy of it) as generation `number`.
+    func open(_ file: String, source: String, sha256: String?, number: Int) -> Result<Generation, PluginLoadError> {
+        switch PluginLoader(logger: logger).load(file: file) {
+        case .failure(let error):
+            return .failure(PluginLoadError(path: source, reason: error.reason, remedy: error.remedy))
+        case .success(let plugin):
+            return .success(Generation(plugin: plugin, sourcePath: source, sha256: sha256, number: number))
         }
     }
 
     // MARK: Private
 
-    private var orderedGenerations: [Generation] { orderedPaths.compactMap { generations[$0] } }
-
-    /// Every plugin file, opened or declared: directories in order, files by name.
-    private var orderedPaths: [String] {
+    /// Every plugin, opened or declared: directories in order, files by name.
+    private var ordered: [InProcessPlugin] {
         let order = Dictionary(directories.enumerated().map { ($1, $0) }) { first, _ in first }
-        return Set(generations.keys).union(declared.keys).sorted { a, b in
+        return entries.keys.sorted { a, b in
             let da = order[(a as NSString).deletingLastPathComponent] ?? .max
             let db = order[(b as NSString).deletingLastPathComponent] ?? .max
             return da != db ? da < db : a < b
         }
-    }
-
-    private func componentNames(of path: String) -> [String] {
-        generations[path]?.plugin.componentNames ?? declared[path]?.componentNames ?? []
+        .compactMap { entries[$0] }
     }
 
     /// Copies `path` (and its manifest) to a new name in the staging folder, so the watched file is never
@@ -336,52 +291,37 @@ package final class PluginRegistry {
         return .success((staged, hash))
     }
 
-    private func load(_ path: String, probe: Bool) -> Result<Generation, PluginLoadError> {
-        var loadPath = path
-        var digest: String?
-        if stagingDirectory != nil {
-            switch stage(path) {
-            case .failure(let error): return .failure(error)
-            case .success(let staged): (loadPath, digest) = (staged.path, staged.sha256)
-            }
-            if probe, let launcher {
-                let status =
-                    spareProbe?.inspect(file: loadPath) ?? PluginProbe.inspect(file: loadPath, launcher: launcher)
-                if let error = status.loadError {
-                    if let log = status.log { logger.notice("plugin \(path) said while loading: \(log)") }
-                    return .failure(PluginLoadError(path: path, reason: error.reason, remedy: error.remedy))
-                }
-            }
-        }
-        let loader = PluginLoader(logger: logger)
-        switch loader.load(file: loadPath) {
-        case .failure(let error):
-            return .failure(PluginLoadError(path: path, reason: error.reason, remedy: error.remedy))
-        case .success(let plugin):
-            counter += 1
-            let generation = Generation(plugin: plugin, sourcePath: path, sha256: digest, number: counter)
-            generations[path] = generation
-            return .success(generation)
-        }
-    }
-
-    /// Generations replaced or removed by ``fileChanged(_:)``, waiting for ``retireReplaced()``.
-    private var retiring: [Generation] = []
-
-    /// Gives every generation that a file change replaced or removed its `shutdown`. Call it once their live
-    /// instances are gone (replaced or destroyed): the ABI promises `destroy_instance` before `shutdown`.
-    package func retireReplaced() {
-        let done = retiring
-        retiring.removeAll()
-        for generation in done { generation.plugin.shutdown() }
-    }
-
     /// Resident set size of this process, from /proc/self/statm.
     static func residentKilobytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+}
+
+extension PluginRegistry: ReloadablePluginSet {
+    package var members: [any ReloadablePlugin] { ordered }
+
+    /// A plugin file that appeared while the host runs is validated and opened at once (`file`: its staged copy).
+    package func start(
+        path: String, file: (path: String, sha256: String),
+        completion: @escaping @MainActor (Result<any ReloadablePlugin, PluginLoadError>) -> Void
+    ) {
+        let result = validate(file.path, source: path).flatMap { _ in
+            open(file.path, source: path, sha256: file.sha256, number: 1)
+        }
+        switch result {
+        case .failure(let error): completion(.failure(error))
+        case .success(let generation):
+            let plugin = InProcessPlugin(path: path, state: .opened(generation), registry: self)
+            entries[path] = plugin
+            completion(.success(plugin))
+        }
+    }
+
+    package func remove(_ plugin: any ReloadablePlugin) {
+        if entries[plugin.path] === plugin { entries[plugin.path] = nil }
     }
 }
 
