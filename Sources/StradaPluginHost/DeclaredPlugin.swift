@@ -61,11 +61,18 @@ package struct DeclaredPlugin: Sendable, Equatable {
                 path: path, id: id, version: found.version ?? "0.0.0", componentNames: components, probed: false))
     }
 
-    /// ``declaration(of:cached:manifest:trust:)`` for the file at `path`, read from disk.
-    static func declaration(of path: String, cache: PluginManifestCache) -> Declaration {
-        declaration(
-            of: path, cached: cache.status(of: path), manifest: PluginLoader.readManifest(forPlugin: path),
-            trust: PluginTrust.check(path))
+    /// ``declaration(of:cached:manifest:trust:)`` for the file at `path` (whose `stat` is `info`, in a folder whose
+    /// mode is `folderMode`), read from disk: one `stat` and one manifest read per file, as a start-up makes a
+    /// thousand of these.
+    static func declaration(
+        of path: String, info: stat, folder: String, folderMode: mode_t, cache: PluginManifestCache
+    ) -> Declaration {
+        let trust =
+            PluginTrust.refusal(path, mode: info.st_mode, of: path)
+            ?? PluginTrust.refusal(path, mode: folderMode, of: folder)
+        return declaration(
+            of: path, cached: PluginManifestCache.Identity(path, info).flatMap(cache.status(of:)),
+            manifest: PluginLoader.readManifest(forPlugin: path), trust: trust)
     }
 
     /// The status a host reports for it (`host.ready`'s plugin list, `plugin list`).

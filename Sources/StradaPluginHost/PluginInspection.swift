@@ -217,15 +217,19 @@ package enum PluginProbe {
         var all: [PluginStatus] { lock.withLock { values.map { $0! } } }
     }
 
+    /// Paths of the entries in `directory` that may be plugin files, sorted: not hidden, not `.json` manifests
+    /// (folders among them are not filtered out yet).
+    static func candidateNames(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return names.sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".json") }.map { prefix + $0 }
+    }
+
     /// Plugin files in `directory`, sorted: regular files, not hidden, not `.json` manifests.
     package static func candidates(in directory: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".json") }.map {
-            (directory as NSString).appendingPathComponent($0)
-        }
-        .filter { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        candidateNames(in: directory).filter { path in
+            var info = stat()
+            return stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
         }
     }
 }

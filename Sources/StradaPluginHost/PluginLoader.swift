@@ -231,14 +231,22 @@ package final class PluginLoader {
 
     nonisolated static func readManifest(forPlugin path: String) -> Result<PluginManifest?, PluginLoadError> {
         let manifestPath = PluginManifest.path(forPlugin: path)
-        guard manifestPath != path, FileManager.default.fileExists(atPath: manifestPath) else { return .success(nil) }
-        do {
-            let text = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        guard manifestPath != path else { return .success(nil) }
+        // One open and read, no existence check first: at start-up every plugin's manifest is read.
+        let descriptor = Glibc.open(manifestPath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return .success(nil) }
+            let reason = String(cString: strerror(errno))
+            return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (\(reason))"))
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        guard let data = try? handle.readToEnd() ?? Data(), let text = String(data: data, encoding: .utf8) else {
+            return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (not UTF-8 text)"))
+        }
+        do throws(MalformedMessage) {
             return .success(try PluginManifest(json: text))
-        } catch let error as MalformedMessage {
-            return .failure(.manifestInvalid(path, manifestPath, error.reason))
         } catch {
-            return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (\(error))"))
+            return .failure(.manifestInvalid(path, manifestPath, error.reason))
         }
     }
 

@@ -26,6 +26,8 @@ package final class PluginRegistry {
     private let stagingDirectory: String?
     private var stagedCopies = 0
     private var entries: [String: InProcessPlugin] = [:]
+    /// Every plugin, opened or declared, in load order: directories in order, files by name.
+    private var ordered: [InProcessPlugin] = []
     private var cache = PluginManifestCache()
     let logger: Logger
 
@@ -66,14 +68,19 @@ package final class PluginRegistry {
         var report = PluginLoadReport()
         var declarations: [(path: String, declaration: DeclaredPlugin.Declaration)] = []
         for directory in directories {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
+            var folder = stat()
+            guard stat(directory, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR else {
                 declarations.append((directory, .refused(.unreadableDirectory(directory))))
                 continue
             }
-            for path in PluginProbe.candidates(in: directory) {
-                declarations.append((path, DeclaredPlugin.declaration(of: path, cache: cache)))
+            // The folder as the trust check names it (no trailing slash).
+            let folderPath = ((directory as NSString).appendingPathComponent("x") as NSString).deletingLastPathComponent
+            for path in PluginProbe.candidateNames(in: directory) {
+                var info = stat()
+                guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { continue }
+                let declaration = DeclaredPlugin.declaration(
+                    of: path, info: info, folder: folderPath, folderMode: folder.st_mode, cache: cache)
+                declarations.append((path, declaration))
             }
         }
         let unknown = declarations.filter { $0.declaration == .probe }.map(\.path)
@@ -91,7 +98,7 @@ package final class PluginRegistry {
                 report.errors.append(error)
                 continue
             case .declared(let plugin):
-                entries[path] = InProcessPlugin(path: path, state: .declared(plugin), registry: self)
+                append(InProcessPlugin(path: path, state: .declared(plugin), registry: self))
                 names = plugin.componentNames
             case .probe:
                 switch probed[path] {
@@ -99,7 +106,7 @@ package final class PluginRegistry {
                     let plugin = DeclaredPlugin(
                         path: path, id: status.id ?? "", version: status.version ?? "0.0.0",
                         componentNames: status.components, probed: true)
-                    entries[path] = InProcessPlugin(path: path, state: .declared(plugin), registry: self)
+                    append(InProcessPlugin(path: path, state: .declared(plugin), registry: self))
                     names = plugin.componentNames
                 case let status? where status.state == .crashed:
                     if let log = status.log { logger.notice("plugin \(path) said before it failed: \(log)") }
@@ -115,7 +122,7 @@ package final class PluginRegistry {
                         report.errors.append(error)
                         continue
                     case .success(let generation):
-                        entries[path] = InProcessPlugin(path: path, state: .opened(generation), registry: self)
+                        append(InProcessPlugin(path: path, state: .opened(generation), registry: self))
                         report.plugins.append(generation.plugin)
                         names = generation.plugin.componentNames
                     }
@@ -168,6 +175,7 @@ package final class PluginRegistry {
     package func shutdownAll() {
         for plugin in ordered { plugin.shutdown() }
         entries.removeAll()
+        ordered.removeAll()
         spareProbe?.stop()
         spareProbe = nil
         stopped = true
@@ -247,15 +255,24 @@ package final class PluginRegistry {
 
     // MARK: Private
 
-    /// Every plugin, opened or declared: directories in order, files by name.
-    private var ordered: [InProcessPlugin] {
-        let order = Dictionary(directories.enumerated().map { ($1, $0) }) { first, _ in first }
-        return entries.keys.sorted { a, b in
-            let da = order[(a as NSString).deletingLastPathComponent] ?? .max
-            let db = order[(b as NSString).deletingLastPathComponent] ?? .max
-            return da != db ? da < db : a < b
+    /// Adds a plugin ``loadAll()`` found: it walks the files in load order.
+    private func append(_ plugin: InProcessPlugin) {
+        entries[plugin.path] = plugin
+        ordered.append(plugin)
+    }
+
+    /// Adds a plugin file that appeared while the host runs, at its place in the load order (directories in
+    /// order, files by name).
+    private func insert(_ plugin: InProcessPlugin) {
+        ordered.removeAll { $0.path == plugin.path }
+        entries[plugin.path] = plugin
+        let directory = { (path: String) in
+            self.directories.firstIndex(of: (path as NSString).deletingLastPathComponent) ?? .max
         }
-        .compactMap { entries[$0] }
+        let place = ordered.firstIndex { other in
+            (directory(other.path), other.path) > (directory(plugin.path), plugin.path)
+        }
+        ordered.insert(plugin, at: place ?? ordered.endIndex)
     }
 
     /// Copies `path` (and its manifest) to a new name in the staging folder, so the watched file is never
@@ -315,13 +332,15 @@ extension PluginRegistry: ReloadablePluginSet {
         case .failure(let error): completion(.failure(error))
         case .success(let generation):
             let plugin = InProcessPlugin(path: path, state: .opened(generation), registry: self)
-            entries[path] = plugin
+            insert(plugin)
             completion(.success(plugin))
         }
     }
 
     package func remove(_ plugin: any ReloadablePlugin) {
-        if entries[plugin.path] === plugin { entries[plugin.path] = nil }
+        guard entries[plugin.path] === plugin else { return }
+        entries[plugin.path] = nil
+        ordered.removeAll { $0 === plugin }
     }
 }
 
