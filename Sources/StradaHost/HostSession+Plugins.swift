@@ -47,11 +47,8 @@ extension HostSession {
                         owners[component] = plugin.path
                         continue
                     }
-                    logger.warning(
-                        """
-                        component "\(component)" is provided by \(owner) and \(plugin.path); using \(owner) \
-                        — remove one of the two files from the plugins folders, or rename the component in one
-                        """)
+                    let line = PluginLoader.conflictWarning(component: component, owner: owner, other: plugin.path)
+                    logger.warning("\(line)")
                     report.conflicts.append(component)
                 }
                 report.isolated.append(plugin)
@@ -76,7 +73,7 @@ extension HostSession {
                 automation?.emit(.pluginRestarted(path: path, id: id))
             case .disabled(let path, let id):
                 automation?.emit(.pluginDisabled(path: path, id: id))
-                isolatedComponentsChanged()
+                componentsChanged()
             }
         }
         plugin.onDropped = { [weak self] message, reason in
@@ -88,11 +85,14 @@ extension HostSession {
         }
     }
 
-    /// The isolated plugins' component set may have changed (a plugin was disabled, added, removed or
-    /// rebuilt with other names): new pages get the components of the plugins serving now, and if the set
-    /// changed, the user agent is updated and the page reloaded (as with hot reload).
-    func isolatedComponentsChanged() {
-        let registrations = isolated.filter { !$0.disabled }.flatMap(\.registrations)
+    /// The plugins of this run, as hot reload sees them: in process (the registry) or in workers.
+    var reloadable: any ReloadablePluginSet { configuration.isolate ? workers : registry }
+
+    /// The component set may have changed (a plugin was added, removed, disabled, or rebuilt with other names):
+    /// new pages get the components served now, and if the set changed, the user agent is updated and the page
+    /// reloaded.
+    func componentsChanged() {
+        let registrations = reloadable.registrations
         _ = navigator.reloadComponents(named: [], registrations: registrations)
         let names = ComponentRegistration.uniqueNames(registrations)
         if window.setComponentNames(names) {
@@ -102,132 +102,85 @@ extension HostSession {
         }
     }
 
-    /// `--isolate --watch`: a plugin file changed. A rebuilt plugin's worker is restarted with the new build
-    /// (a staged copy), its live components brought back as after a crash; a new file gets a worker.
-    func isolatedFileChanged(_ path: String) {
+    /// Hot reload (`--watch`), in process and isolated alike: a plugin file changed while the host runs. A rebuilt
+    /// plugin gets its new build (a staged copy; see ``ReloadablePlugin``), a new file a plugin, and a removed
+    /// file's components are gone (a name another plugin also serves is taken over by it). Manifests are read
+    /// with their plugin.
+    func pluginFileChanged(_ path: String) {
         guard !path.hasSuffix(".json") else { return }
-        let known = isolated.first { $0.path == path }
-        guard FileManager.default.fileExists(atPath: path) else {
-            guard let known else { return }
-            known.shutdown()
-            isolated.removeAll { $0 === known }
-            isolatedBuilds[path] = nil
-            let gone = known.componentNames.joined(separator: " ")
-            logger.info("plugin \(path) was removed; components [\(gone)] are gone")
-            automation?.emit(.pluginRemoved(path: path, components: known.componentNames))
-            return isolatedComponentsChanged()
-        }
+        guard FileManager.default.fileExists(atPath: path) else { return pluginFileRemoved(path) }
         // The file is hashed off the main thread (a few MiB take seconds in a debug build); an unchanged build
         // (the same bytes copied again) goes no further.
         DispatchQueue.global().async { [weak self] in
             let hash = try? PluginManifest.sha256(ofFile: path)
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.isolatedFileHashed(path, sha256: hash) } }
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.pluginFileHashed(path, sha256: hash) } }
         }
     }
 
-    /// ``isolatedFileChanged(_:)`` once the file's SHA-256 is known (`nil`: it could not be read).
-    func isolatedFileHashed(_ path: String, sha256: String?) {
-        if let sha256, isolatedBuilds[path]?.sha256 == sha256 { return }
-        let known = isolated.first { $0.path == path }
+    private func pluginFileRemoved(_ path: String) {
+        guard let known = reloadable.members.first(where: { $0.path == path }) else { return }
+        reloadable.remove(known)
+        let components = known.componentNames
+        logger.info("plugin \(path) was removed; components [\(components.joined(separator: " "))] are gone")
+        // Instances go before the plugin's shutdown; a name another plugin also serves is reloaded with it.
+        let registrations = reloadable.registrations
+        let served = Set(ComponentRegistration.uniqueNames(registrations))
+        navigator.destroyComponents(named: components.filter { !served.contains($0) }, registrations: registrations)
+        _ = navigator.reloadComponents(named: components.filter(served.contains), registrations: registrations)
+        known.shutdown()
+        automation?.emit(.pluginRemoved(path: path, components: components))
+        componentsChanged()
+    }
+
+    /// ``pluginFileChanged(_:)`` once the file's SHA-256 is known (`nil`: it could not be read).
+    private func pluginFileHashed(_ path: String, sha256: String?) {
+        let known = reloadable.members.first { $0.path == path }
+        if let sha256, known?.sha256 == sha256 { return }
         let staged: (path: String, sha256: String)
         switch registry.stage(path, sha256: sha256) {
         case .success(let copy): staged = copy
-        case .failure(let error):
-            logger.error("\(error.description)")
-            automation?.emit(.pluginReloadFailed(path: path, error: error.description))
-            return
+        case .failure(let error): return reloadFailed(error)
         }
-        if isolatedBuilds[path]?.sha256 == staged.sha256 { return }
-        let started = DispatchTime.now().uptimeNanoseconds
+        if let known, known.sha256 == staged.sha256 { return }
         guard let known else {
-            IsolatedPlugin.start(path: path, file: staged.path, launcher: launcher, logger: logger) {
-                [weak self] outcome in
+            return reloadable.start(path: path, file: staged) { [weak self] outcome in
                 guard let self else { return }
                 switch outcome {
+                case .failure(let error): reloadFailed(error)
                 case .success(let plugin):
-                    observe(plugin)
-                    isolated.append(plugin)
-                    isolatedBuilds[path] = (staged.sha256, 1)
-                    let names = plugin.componentNames.joined(separator: " ")
-                    logger.info("plugin \(path) was added: \(plugin.id) [\(names)]")
+                    logger.info(
+                        "plugin \(path) was added: \(plugin.id) [\(plugin.componentNames.joined(separator: " "))]")
                     automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
-                    isolatedComponentsChanged()
-                case .failure(let error):
-                    logger.error("\(error.description)")
-                    automation?.emit(.pluginReloadFailed(path: path, error: error.description))
+                    componentsChanged()
                 }
             }
-            return
         }
-        let namesBefore = known.componentNames
-        let wasDisabled = known.disabled
-        // The new build loads in a new worker while the old one serves; nothing here waits.
-        known.reload(from: staged.path) { [weak self, weak known] reinstantiated, error in
+        // Nothing here waits: an isolated plugin's new build loads in a new worker while the old one serves.
+        known.reload(from: staged) { [weak self, weak known] outcome in
             guard let self, let known else { return }
-            guard let reinstantiated else {
-                let description = error?.description ?? "plugin \(path) did not load"
-                logger.error("\(description)")
-                automation?.emit(.pluginReloadFailed(path: path, error: description))
-                return
+            switch outcome {
+            case .failure(let error): reloadFailed(error)
+            case .success(let build):
+                let delta = build.residentKilobytesDelta
+                let memory = build.placement.isEmpty ? ", RSS \(delta >= 0 ? "+" : "")\(delta) KiB" : ""
+                logger.info(
+                    """
+                    plugin \(known.id) reloaded\(build.placement) (generation \(build.generation), \
+                    \(String(format: "%.1f", build.milliseconds)) ms\(memory))
+                    """)
+                automation?.emit(
+                    .pluginReloaded(
+                        path: path, id: known.id, generation: build.generation, components: known.componentNames,
+                        reinstantiated: build.reinstantiated, milliseconds: build.milliseconds,
+                        residentKilobytesDelta: delta))
+                // A plugin disabled after a bad build is announced again once a good one serves.
+                componentsChanged()
             }
-            let generation = (isolatedBuilds[path]?.generation ?? 1) + 1
-            isolatedBuilds[path] = (staged.sha256, generation)
-            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-            logger.info(
-                """
-                plugin \(known.id) reloaded in a new worker (generation \(generation), \
-                \(String(format: "%.1f", milliseconds)) ms)
-                """)
-            automation?.emit(
-                .pluginReloaded(
-                    path: path, id: known.id, generation: generation, components: known.componentNames,
-                    reinstantiated: reinstantiated, milliseconds: milliseconds, residentKilobytesDelta: 0))
-            // A plugin disabled after a bad build is announced again once a good one serves.
-            if known.componentNames != namesBefore || wasDisabled { isolatedComponentsChanged() }
         }
     }
 
-    /// Hot reload: a plugin file changed while the host runs.
-    func pluginFileChanged(_ path: String) {
-        switch registry.fileChanged(path) {
-        case .unchanged:
-            return
-        case .failed(let path, let error):
-            automation?.emit(.pluginReloadFailed(path: path, error: error))
-        case .removed(let path, let components):
-            logger.info("plugin \(path) was removed; components [\(components.joined(separator: " "))] are gone")
-            // Instances go before the plugin's shutdown (below); a name another plugin also serves is reloaded.
-            let orphans = components.filter { registry.owner(of: $0) == nil }
-            navigator.destroyComponents(named: orphans, registrations: registry.registrations)
-            let adopted = components.filter { registry.owner(of: $0) != nil }
-            _ = navigator.reloadComponents(named: adopted, registrations: registry.registrations)
-            automation?.emit(.pluginRemoved(path: path, components: components))
-        case .added(let generation):
-            let plugin = generation.plugin
-            logger.info("plugin \(path) was added: \(plugin.id) [\(plugin.componentNames.joined(separator: " "))]")
-            automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
-        case .reloaded(let generation, let previous, let milliseconds, let residentDelta):
-            let names = previous.plugin.componentNames.filter { registry.owner(of: $0)?.sourcePath == path }
-            let reloaded = navigator.reloadComponents(named: names, registrations: registry.registrations)
-            let sign = residentDelta >= 0 ? "+" : ""
-            logger.info(
-                """
-                plugin \(generation.plugin.id) reloaded (generation \(generation.number), \
-                \(String(format: "%.1f", milliseconds)) ms, RSS \(sign)\(residentDelta) KiB)
-                """)
-            automation?.emit(
-                .pluginReloaded(
-                    path: path, id: generation.plugin.id, generation: generation.number,
-                    components: generation.plugin.componentNames, reinstantiated: reloaded,
-                    milliseconds: milliseconds, residentKilobytesDelta: residentDelta))
-        }
-        // The replaced or removed build's instances are gone now: its plugin gets its shutdown.
-        registry.retireReplaced()
-        if window.setComponentNames(registry.componentNames) {
-            let names = registry.componentNames
-            logger.info(
-                "the set of components changed to [\(names.joined(separator: " "))]: user agent updated, page reloaded")
-            automation?.emit(.hostComponents(components: names, userAgent: window.userAgent))
-        }
+    private func reloadFailed(_ error: PluginLoadError) {
+        logger.error("\(error.description)")
+        automation?.emit(.pluginReloadFailed(path: error.path, error: error.description))
     }
 }

@@ -23,9 +23,9 @@ package final class HostSession {
     let logger: Logger
     let registry: PluginRegistry
     let launcher: PluginProcessLauncher
-    var isolated: [IsolatedPlugin] = []
-    /// `--isolate --watch`: the content hash each isolated plugin file was last loaded from, and its generation.
-    var isolatedBuilds: [String: (sha256: String, generation: Int)] = [:]
+    /// `--isolate`: the plugins' workers.
+    let workers: IsolatedPlugins
+    var isolated: [IsolatedPlugin] { workers.plugins }
     var watcher: DirectoryWatcher?
 
     /// Where events go (`nil`: the session has no automation channel).
@@ -68,11 +68,11 @@ package final class HostSession {
             (report, registrations) = Self.startWorkers(
                 configuration.pluginDirectories, staging: configuration.watch ? registry : nil, launcher: launcher,
                 logger: logger)
-            isolated = report.isolated
         } else {
             report = registry.loadAll()
             registrations = registry.registrations
         }
+        workers = IsolatedPlugins(report.isolated, launcher: launcher, logger: logger)
         StartupTimeline.mark("plugins")
         for error in report.errors {
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
@@ -101,11 +101,13 @@ package final class HostSession {
             windows.main.installEchoBenchmark { result in channel?.emit(.benchmarkRoundtrip(result: result)) }
         }
 
+        // In process, plugins are declared at start and opened when first used: the list is what they provide.
         let plugins: [JSON] =
-            report.plugins.map { plugin -> JSON in
+            (configuration.isolate ? [] : registry.statuses).map { plugin -> JSON in
                 [
-                    "id": .string(plugin.id), "version": .string(plugin.version), "path": .string(plugin.path),
-                    "components": .array(plugin.componentNames.map(JSON.string)), "isolated": false,
+                    "id": .string(plugin.id ?? ""), "version": .string(plugin.version ?? ""),
+                    "path": .string(plugin.path),
+                    "components": .array(plugin.components.map(JSON.string)), "isolated": false,
                 ]
             }
             + isolated.map { plugin -> JSON in
@@ -119,6 +121,9 @@ package final class HostSession {
         StartupTimeline.mark("ready")
         channel?.emit(.hostReady(userAgent: windows.main.userAgent, components: names, plugins: plugins))
 
+        registry.onOpenFailed = { error in
+            channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
+        }
         windows.onQuit = { [weak self] code, reason in self?.quit(code, reason) }
         desktop.networkSession.onDownload = { [desktop, windows] path, error in
             desktop.downloadEnded(path, error: error, in: windows.activeWindow)
@@ -126,20 +131,17 @@ package final class HostSession {
         automationService.start(
             target: self, greeting: { [windows] in windows.navigator.screens.map(AutomationEvent.screenPushed) })
         for plugin in isolated { observe(plugin) }
+        workers.onStarted = { [weak self] plugin in self?.observe(plugin) }
+        registry.onSwap = { [weak self] names in
+            guard let self else { return [] }
+            return navigator.reloadComponents(named: names, registrations: registry.registrations)
+        }
         if configuration.watch {
             let directories = configuration.pluginDirectories
-            for plugin in isolated {
-                guard let hash = try? PluginManifest.sha256(ofFile: plugin.path) else { continue }
-                isolatedBuilds[plugin.path] = (hash, 1)
-            }
+            for plugin in isolated { plugin.sha256 = try? PluginManifest.sha256(ofFile: plugin.path) }
             do {
                 watcher = try DirectoryWatcher(paths: directories) { [weak self] path in
-                    guard let self else { return }
-                    if self.configuration.isolate {
-                        self.isolatedFileChanged(path)
-                    } else {
-                        self.pluginFileChanged(path)
-                    }
+                    self?.pluginFileChanged(path)
                 }
                 logger.info("watching \(directories.joined(separator: ", ")) for rebuilt plugins")
                 if !configuration.isolate { registry.prepareForReload() }

@@ -4,14 +4,21 @@ import Foundation
 /// Watches plugins directories with inotify and reports each changed file once it has settled (no new
 /// event for `settle` seconds). A file renamed into the folder is complete (the rename is atomic, as when a
 /// build tool or `plugin install` moves its output into place), so it is reported on the next main-loop turn
-/// without the wait, unless more events for it come in the same turn. Callbacks run on the main queue.
+/// without the wait, unless more events for it come in the same turn. A file just created is being written (a
+/// linker deletes its output and writes a new file, which under load takes longer than the settle time): it is
+/// reported once it is closed after writing, or after ``createdLimit`` seconds (a hard link is never written).
+/// Callbacks run on the main queue.
 @MainActor
 package final class DirectoryWatcher {
     private let fd: Int32
     private var source: (any DispatchSourceRead)?
     private var directories: [Int32: String] = [:]
     private var pending: [String: DispatchWorkItem] = [:]
+    /// Files created and not closed after writing yet.
+    private var writing: Set<String> = []
     private let settle: Double
+    /// Seconds a created file that is never closed after writing waits before it is reported.
+    static let createdLimit = 2.0
     private let onChange: @MainActor (String) -> Void
 
     /// Starts watching `paths`. `onChange` gets the path of a file that was written, moved in or removed.
@@ -51,8 +58,11 @@ package final class DirectoryWatcher {
                 let name = String(decoding: nameBytes, as: UTF8.self)
                 offset += 16 + length
                 guard let directory = directories[wd], !name.isEmpty, !name.hasPrefix(".") else { continue }
-                let renamedIn = mask & UInt32(IN_MOVED_TO) != 0
-                schedule((directory as NSString).appendingPathComponent(name), after: renamedIn ? 0 : settle)
+                let path = (directory as NSString).appendingPathComponent(name)
+                if mask & UInt32(IN_CREATE) != 0 { writing.insert(path) }
+                if mask & UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_DELETE | IN_MOVED_FROM) != 0 { writing.remove(path) }
+                let delay = mask & UInt32(IN_MOVED_TO) != 0 ? 0 : writing.contains(path) ? Self.createdLimit : settle
+                schedule(path, after: delay)
             }
         }
     }
@@ -62,6 +72,7 @@ package final class DirectoryWatcher {
         let work = DispatchWorkItem { [weak self] in
             MainActor.assumeIsolated {
                 self?.pending[path] = nil
+                self?.writing.remove(path)
                 self?.onChange(path)
             }
         }

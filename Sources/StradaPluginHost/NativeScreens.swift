@@ -72,8 +72,15 @@ extension LoadedPlugin {
 }
 
 extension PluginRegistry {
-    /// The plugin that provides native screen `name` (first in load order), if any.
+    /// The plugin that provides native screen `name` (first in load order), if any. Manifests do not list screens,
+    /// so plugins declared but not opened yet are opened, in order, until one provides it.
     package func nativeScreenProvider(named name: String) -> LoadedPlugin? {
-        plugins.first { $0.nativeScreenNames.contains(name) }
+        if let plugin = plugins.first(where: { $0.nativeScreenNames.contains(name) }) { return plugin }
+        for path in statuses.map(\.path) {
+            guard let plugin = opened(path, for: "native screen \(name)"), plugin.nativeScreenNames.contains(name)
+            else { continue }
+            return plugin
+        }
+        return nil
     }
 }

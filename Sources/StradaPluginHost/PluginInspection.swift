@@ -198,32 +198,15 @@ package enum PluginProbe {
         }
     }
 
-    /// Probes every plugin file in `directories` that is not known to load (see ``KnownGoodPlugins``), several
-    /// at a time, and returns those that crashed or hung, by path. Files that load are remembered, so a later
-    /// start probes only what changed. Their own log lines are passed on.
-    package static func crashes(
-        in directories: [String], launcher: PluginProcessLauncher, logger: Logger
-    ) -> [String: PluginStatus] {
-        let known = KnownGoodPlugins()
-        let files = directories.flatMap(candidates(in:)).filter { !known.contains($0) }
-        guard !files.isEmpty else { return [:] }
+    /// Inspects `files`, several at a time, each in a child process as ``inspect(file:launcher:timeout:)`` does;
+    /// the statuses come back in the order of `files`.
+    package static func inspect(files: [String], launcher: PluginProcessLauncher) -> [PluginStatus] {
+        guard !files.isEmpty else { return [] }
         let statuses = Statuses(count: files.count)
         DispatchQueue.concurrentPerform(iterations: files.count) { index in
             statuses.set(index, inspect(file: files[index], launcher: launcher))
         }
-        var crashed: [String: PluginStatus] = [:]
-        var good: [String] = []
-        for (file, status) in zip(files, statuses.all) {
-            switch status.state {
-            case .loaded: good.append(file)
-            case .crashed:
-                if let log = status.log { logger.notice("plugin \(file) said before it failed: \(log)") }
-                crashed[file] = status
-            case .error: break  // refused, not crashed: the host's own load says why, with the plugin's log line
-            }
-        }
-        known.remember(good)
-        return crashed
+        return statuses.all
     }
 
     private final class Statuses: @unchecked Sendable {  // each index is written by one thread, under the lock
@@ -234,15 +217,19 @@ package enum PluginProbe {
         var all: [PluginStatus] { lock.withLock { values.map { $0! } } }
     }
 
+    /// Paths of the entries in `directory` that may be plugin files, sorted: not hidden, not `.json` manifests
+    /// (folders among them are not filtered out yet).
+    static func candidateNames(in directory: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let prefix = directory.hasSuffix("/") ? directory : directory + "/"
+        return names.sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".json") }.map { prefix + $0 }
+    }
+
     /// Plugin files in `directory`, sorted: regular files, not hidden, not `.json` manifests.
     package static func candidates(in directory: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.sorted().filter { !$0.hasPrefix(".") && !$0.hasSuffix(".json") }.map {
-            (directory as NSString).appendingPathComponent($0)
-        }
-        .filter { path in
-            var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && !isDirectory.boolValue
+        candidateNames(in: directory).filter { path in
+            var info = stat()
+            return stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
         }
     }
 }
@@ -264,44 +251,5 @@ final class PipeReader: @unchecked Sendable {  // `data` is written once, before
     func text(waiting seconds: Double) -> String {
         guard done.wait(timeout: .now() + seconds) == .success else { return "" }
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// Plugin files that loaded in a probe, remembered by device, inode, size and modification time in
-/// `$XDG_CACHE_HOME/strada/known-good-plugins` (by default `~/.cache/…`): the host probes a file at start-up
-/// only when it is new or changed, so the probes cost nothing on an ordinary start.
-struct KnownGoodPlugins {
-    private let file: String
-    private let entries: Set<String>
-
-    init() {
-        file = BaseDirectory.cache.appending("strada/known-good-plugins")
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        entries = Set(text.split(separator: "\n").map(String.init))
-    }
-
-    func contains(_ path: String) -> Bool {
-        Self.key(path).map(entries.contains) ?? false
-    }
-
-    /// Adds `paths`; keeps the newest 1,000 entries.
-    func remember(_ paths: [String]) {
-        let added = paths.compactMap(Self.key).filter { !entries.contains($0) }
-        guard !added.isEmpty else { return }
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        let lines = (text.split(separator: "\n").map(String.init) + added).suffix(1_000)
-        try? FileManager.default.createDirectory(
-            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        let temporary = file + ".\(getpid())"
-        let contents = lines.joined(separator: "\n") + "\n"
-        guard (try? contents.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
-        if rename(temporary, file) != 0 { unlink(temporary) }
-    }
-
-    /// "device inode size mtime path": any rewrite of the file changes it.
-    private static func key(_ path: String) -> String? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return "\(info.st_dev) \(info.st_ino) \(info.st_size) \(info.st_mtim.tv_sec).\(info.st_mtim.tv_nsec) \(path)"
     }
 }

@@ -155,11 +155,8 @@ package final class PluginLoader {
                 case .success(let plugin):
                     for component in plugin.componentNames {
                         if let owner = owners[component] {
-                            logger.warning(
-                                """
-                                component "\(component)" is provided by \(owner) and \(plugin.path); using \(owner) \
-                                — remove one of the two files from the plugins folders, or rename the component in one
-                                """)
+                            let line = conflictWarning(component: component, owner: owner, other: plugin.path)
+                            logger.warning("\(line)")
                             report.conflicts.append(component)
                         } else {
                             owners[component] = plugin.path
@@ -185,12 +182,7 @@ package final class PluginLoader {
         case .success(let read): manifest = read
         case .failure(let error): return .failure(error)
         }
-        if let abi = manifest?.abi.flatMap(PluginManifest.parseABI) {
-            if abi.major != Int(STRADA_PLUGIN_ABI_MAJOR) { return .failure(.otherMajor(path, abi.major)) }
-            if abi.minor > Int(STRADA_PLUGIN_ABI_MINOR) {
-                return .failure(.newerMinor(path, UInt32(abi.minor), host: UInt32(STRADA_PLUGIN_ABI_MINOR)))
-            }
-        }
+        if let refusal = manifest.flatMap({ Self.abiRefusal(of: $0, path: path) }) { return .failure(refusal) }
         guard Self.hasELFHeader(path) else { return .failure(.notSharedLibrary(path)) }
         if let expected = manifest?.sha256 {
             let actual = (try? PluginManifest.sha256(ofFile: path)) ?? ""
@@ -214,6 +206,25 @@ package final class PluginLoader {
         return result
     }
 
+    /// Why a plugin whose manifest is `manifest` cannot load in this host because of the ABI the manifest names
+    /// (another major, a newer minor), or `nil`.
+    nonisolated static func abiRefusal(of manifest: PluginManifest, path: String) -> PluginLoadError? {
+        guard let abi = manifest.abi.flatMap(PluginManifest.parseABI) else { return nil }
+        if abi.major != Int(STRADA_PLUGIN_ABI_MAJOR) { return .otherMajor(path, abi.major) }
+        if abi.minor > Int(STRADA_PLUGIN_ABI_MINOR) {
+            return .newerMinor(path, UInt32(abi.minor), host: UInt32(STRADA_PLUGIN_ABI_MINOR))
+        }
+        return nil
+    }
+
+    /// The warning when two plugins provide component `name`: the first (`owner`) keeps it.
+    nonisolated package static func conflictWarning(component name: String, owner: String, other: String) -> String {
+        """
+        component "\(name)" is provided by \(owner) and \(other); using \(owner) \
+        — remove one of the two files from the plugins folders, or rename the component in one
+        """
+    }
+
     /// `path` made absolute against the current folder: `dlopen` searches the library path for a name
     /// without a slash, so `plugin inspect libecho.so` must become `/cwd/libecho.so` first.
     nonisolated static func absolutePath(_ path: String) -> String {
@@ -222,14 +233,22 @@ package final class PluginLoader {
 
     nonisolated static func readManifest(forPlugin path: String) -> Result<PluginManifest?, PluginLoadError> {
         let manifestPath = PluginManifest.path(forPlugin: path)
-        guard manifestPath != path, FileManager.default.fileExists(atPath: manifestPath) else { return .success(nil) }
-        do {
-            let text = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        guard manifestPath != path else { return .success(nil) }
+        // One open and read, no existence check first: at start-up every plugin's manifest is read.
+        let descriptor = Glibc.open(manifestPath, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return .success(nil) }
+            let reason = String(cString: strerror(errno))
+            return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (\(reason))"))
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        guard let data = try? handle.readToEnd() ?? Data(), let text = String(data: data, encoding: .utf8) else {
+            return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (not UTF-8 text)"))
+        }
+        do throws(MalformedMessage) {
             return .success(try PluginManifest(json: text))
-        } catch let error as MalformedMessage {
-            return .failure(.manifestInvalid(path, manifestPath, error.reason))
         } catch {
-            return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (\(error))"))
+            return .failure(.manifestInvalid(path, manifestPath, error.reason))
         }
     }
 

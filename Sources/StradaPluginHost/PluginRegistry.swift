@@ -2,10 +2,14 @@ import Foundation
 package import Logging
 package import StradaCore
 
-/// The plugins a host serves from, by generation, with hot reload: a changed plugin file is copied to a
-/// unique staging path (never `dlopen`ed where it is watched), validated in a probe child process, loaded,
-/// and swapped in; a failing new build leaves the old generation serving. Old generations get `shutdown`
-/// but are never unloaded (Swift images cannot be `dlclose`d).
+/// The plugins a host serves from its own process, one ``InProcessPlugin`` per file, with what hot reload needs:
+/// a changed plugin file is copied to a unique staging path (never `dlopen`ed where it is watched), validated in a
+/// probe child process, loaded, and swapped in; a failing new build leaves the old generation serving.
+///
+/// Plugins are opened lazily: at start every file is *declared* (its components announced, from the plugin
+/// manifest cache or its installed manifest, or from a probe child when neither says), and a declared plugin is
+/// opened only when a page first registers one of its components, or one of its actions or native screens is
+/// asked for (see ``DeclaredPlugin``).
 @MainActor
 package final class PluginRegistry {
     /// One loaded generation of one plugin file.
@@ -18,21 +22,20 @@ package final class PluginRegistry {
         package let number: Int
     }
 
-    /// What a file change led to.
-    package enum Change: Sendable {
-        case unchanged(path: String)
-        case added(Generation)
-        case reloaded(Generation, previous: Generation, milliseconds: Double, residentKilobytesDelta: Int)
-        case failed(path: String, error: String)
-        case removed(path: String, components: [String])
-    }
-
     private let directories: [String]
-    private let logger: Logger
     private let stagingDirectory: String?
     private var stagedCopies = 0
-    private var generations: [String: Generation] = [:]
-    private var counter = 0
+    private var entries: [String: InProcessPlugin] = [:]
+    /// Every plugin, opened or declared, in load order: directories in order, files by name.
+    private var ordered: [InProcessPlugin] = []
+    private var cache = PluginManifestCache()
+    let logger: Logger
+
+    /// A declared plugin failed to open when first needed (its one error line is logged already).
+    package var onOpenFailed: (@MainActor (PluginLoadError) -> Void)?
+    /// A plugin's new build serves: the page's instances of these components are to be replaced by new ones;
+    /// returns those replaced.
+    package var onSwap: (@MainActor (_ components: [String]) -> [String])?
 
     private let launcher: PluginProcessLauncher?
     /// With staging and a launcher: the probe child started ahead of time for the next reload.
@@ -55,16 +58,87 @@ package final class PluginRegistry {
         }
     }
 
-    /// Loads every plugin in the directories (first load), through the same directory walk as
-    /// ``PluginLoader/load(directories:)``. With a launcher, each file not yet known to load is first probed in a
-    /// child process (in parallel): one that crashes or hangs there is refused with one line and never
-    /// `dlopen`ed here, so it cannot take the host down at start-up.
+    /// Declares every plugin in the directories (directories in order, files by name), opening none that
+    /// something declares: the plugin manifest cache (the file loaded in a probe before, unchanged since) or an
+    /// installed manifest with an `id` and `components`. Every other file is probed in a child process (several
+    /// at a time; what loads is cached): one that crashes or hangs there is refused with one line and never
+    /// `dlopen`ed here, so it cannot take the host down at start-up. A file a probe refused is loaded here, so its
+    /// refusal (and what it logged) is the host's own. The first plugin keeps a component name claimed twice.
     package func loadAll() -> PluginLoadReport {
-        let failed = launcher.map { PluginProbe.crashes(in: directories, launcher: $0, logger: logger) } ?? [:]
-        return PluginLoader.walk(directories, logger: logger) { path in
-            if let status = failed[path], let error = status.loadError { return .failure(error) }
-            return self.load(path, probe: false).map(\.plugin)
+        var report = PluginLoadReport()
+        var declarations: [(path: String, declaration: DeclaredPlugin.Declaration)] = []
+        for directory in directories {
+            var folder = stat()
+            guard stat(directory, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR else {
+                declarations.append((directory, .refused(.unreadableDirectory(directory))))
+                continue
+            }
+            // The folder as the trust check names it (no trailing slash).
+            let folderPath = ((directory as NSString).appendingPathComponent("x") as NSString).deletingLastPathComponent
+            for path in PluginProbe.candidateNames(in: directory) {
+                var info = stat()
+                guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { continue }
+                let declaration = DeclaredPlugin.declaration(
+                    of: path, info: info, folder: folderPath, folderMode: folder.st_mode, cache: cache)
+                declarations.append((path, declaration))
+            }
         }
+        let unknown = declarations.filter { $0.declaration == .probe }.map(\.path)
+        var probed: [String: PluginStatus] = [:]
+        if let launcher {
+            let statuses = PluginProbe.inspect(files: unknown, launcher: launcher)
+            cache.remember(statuses)
+            probed = Dictionary(zip(unknown, statuses)) { first, _ in first }
+        }
+        var owners: [String: String] = [:]
+        for (path, declaration) in declarations {
+            let names: [String]
+            switch declaration {
+            case .refused(let error):
+                report.errors.append(error)
+                continue
+            case .declared(let plugin):
+                append(InProcessPlugin(path: path, state: .declared(plugin), registry: self))
+                names = plugin.componentNames
+            case .probe:
+                switch probed[path] {
+                case let status? where status.state == .loaded && status.id != nil:
+                    let plugin = DeclaredPlugin(
+                        path: path, id: status.id ?? "", version: status.version ?? "0.0.0",
+                        componentNames: status.components, probed: true)
+                    append(InProcessPlugin(path: path, state: .declared(plugin), registry: self))
+                    names = plugin.componentNames
+                case let status? where status.state == .crashed:
+                    if let log = status.log { logger.notice("plugin \(path) said before it failed: \(log)") }
+                    report.errors.append(
+                        PluginLoadError(
+                            path: path, reason: status.reason ?? "failed to load",
+                            remedy: status.remedy ?? "fix the plugin or remove it"))
+                    continue
+                default:
+                    // Refused in the probe, or no probes: loaded here, so the refusal and its log are the host's.
+                    switch loadFromSource(path, number: 1) {
+                    case .failure(let error):
+                        report.errors.append(error)
+                        continue
+                    case .success(let generation):
+                        append(InProcessPlugin(path: path, state: .opened(generation), registry: self))
+                        report.plugins.append(generation.plugin)
+                        names = generation.plugin.componentNames
+                    }
+                }
+            }
+            for component in names {
+                guard let owner = owners[component] else {
+                    owners[component] = path
+                    continue
+                }
+                logger.warning("\(PluginLoader.conflictWarning(component: component, owner: owner, other: path))")
+                report.conflicts.append(component)
+            }
+        }
+        for error in report.errors { logger.error("\(error.description)") }
+        return report
     }
 
     /// Hot reload is on: a probe child is started ahead of time (half a second from now, off the start-up's
@@ -79,21 +153,25 @@ package final class PluginRegistry {
         }
     }
 
-    /// Component names served now, first owner wins (directories in order, files by name).
-    package var componentNames: [String] { orderedGenerations.flatMap(\.plugin.componentNames).uniqued() }
+    /// Component names served now, first owner wins (directories in order, files by name), whether their plugin
+    /// is open yet or not.
+    package var componentNames: [String] { ordered.flatMap(\.componentNames).uniqued() }
 
-    /// Registrations that resolve the current generation when a page creates the component.
+    /// Registrations that resolve the current generation when a page creates the component — opening a declared
+    /// plugin the first time one of its components is made.
     package var registrations: [ComponentRegistration] {
         componentNames.map { name in
             ComponentRegistration(
                 name: name,
                 pageCheck: { [weak self] url in
-                    guard let plugin = self?.owner(of: name)?.plugin else { return nil }
-                    return PluginGrants.refusal(of: name, plugin: plugin.id, manifest: plugin.manifest, pageURL: url)
+                    guard let owner = self?.ownerPath(of: name).flatMap({ self?.entries[$0] }) else { return nil }
+                    return PluginGrants.refusal(
+                        of: name, plugin: owner.id, manifest: PluginManifest(besidePlugin: owner.path), pageURL: url)
                 }
             ) { [weak self] destination, delegate in
-                guard let generation = self?.owner(of: name),
-                    let registration = generation.plugin.registrations.first(where: { $0.name == name })
+                guard let self, let owner = ownerPath(of: name).flatMap({ entries[$0] }),
+                    let plugin = owner.open(for: "component \(name)"),
+                    let registration = plugin.registrations.first(where: { $0.name == name })
                 else { return UnavailableComponent(destination: destination, delegate: delegate) }
                 return registration.make(destination, delegate)
             }
@@ -102,9 +180,9 @@ package final class PluginRegistry {
 
     /// The host is stopping: every plugin gets its `shutdown`.
     package func shutdownAll() {
-        retireReplaced()
-        for generation in orderedGenerations { generation.plugin.shutdown() }
-        generations.removeAll()
+        for plugin in ordered { plugin.shutdown() }
+        entries.removeAll()
+        ordered.removeAll()
         spareProbe?.stop()
         spareProbe = nil
         stopped = true
@@ -112,62 +190,96 @@ package final class PluginRegistry {
         if let stagingDirectory { try? FileManager.default.removeItem(atPath: stagingDirectory) }
     }
 
-    /// The current generation of every plugin, in load order.
-    package var plugins: [LoadedPlugin] { orderedGenerations.map(\.plugin) }
+    /// The current generation of every plugin opened so far, in load order.
+    package var plugins: [LoadedPlugin] { ordered.compactMap(\.generation?.plugin) }
 
-    /// The current generation of the plugin with `id`.
+    /// What every plugin provides, in order — opened or only declared (a declared one says `loaded` too: it is
+    /// known to load, or declared by its manifest).
+    package var statuses: [PluginStatus] { ordered.map(\.status) }
+
+    /// The current generation of the plugin with `id`, opening it if it is only declared.
     package func plugin(id: String) -> LoadedPlugin? {
-        orderedGenerations.first { $0.plugin.id == id }?.plugin
+        ordered.first { $0.id == id }?.open(for: "its action")
     }
 
-    /// The generation that serves component `name`.
-    package func owner(of name: String) -> Generation? {
-        orderedGenerations.first { $0.plugin.componentNames.contains(name) }
+    /// The plugin of file `path`, opened now if it was only declared (`why`: what needs it, for the log line).
+    package func opened(_ path: String, for why: String) -> LoadedPlugin? { entries[path]?.open(for: why) }
+
+    /// The file of the plugin that serves component `name` (opened or declared).
+    package func ownerPath(of name: String) -> String? {
+        ordered.first { $0.componentNames.contains(name) }?.path
     }
 
-    /// Handles a change of `path` reported by the watcher.
-    package func fileChanged(_ path: String) -> Change {
-        guard !path.hasSuffix(".json") else {
-            // A manifest changed: re-check the plugin it belongs to.
-            let plugin = (path as NSString).deletingPathExtension + ".so"
-            return FileManager.default.fileExists(atPath: plugin) ? fileChanged(plugin) : .unchanged(path: path)
+    // MARK: What its plugins use
+
+    /// A declared plugin failed to open: one line, and ``onOpenFailed``.
+    func openFailed(_ error: PluginLoadError) {
+        logger.error("\(error.description)")
+        onOpenFailed?(error)
+    }
+
+    /// Probes `file` (the spare probe child when there is one) before it is opened here for the first time; the
+    /// error when it crashed or hung there. What loads is cached.
+    func crashInProbe(_ file: String) -> PluginLoadError? {
+        guard let launcher else { return nil }
+        let status = spareProbe?.inspect(file: file) ?? PluginProbe.inspect(file: file, launcher: launcher)
+        guard status.state == .crashed, let error = status.loadError else {
+            cache.remember([status])
+            return nil
         }
-        guard FileManager.default.fileExists(atPath: path) else {
-            guard let gone = generations.removeValue(forKey: path) else { return .unchanged(path: path) }
-            retiring.append(gone)
-            return .removed(path: path, components: gone.plugin.componentNames)
+        return PluginLoadError(path: file, reason: error.reason, remedy: error.remedy)
+    }
+
+    /// Validates a rebuilt plugin's staged copy `file` in a probe child (`source`: the watched file, named in the
+    /// error): any refusal or crash there is the error.
+    func validate(_ file: String, source: String) -> Result<Void, PluginLoadError> {
+        guard let launcher else { return .success(()) }
+        let status = spareProbe?.inspect(file: file) ?? PluginProbe.inspect(file: file, launcher: launcher)
+        guard let error = status.loadError else { return .success(()) }
+        if let log = status.log { logger.notice("plugin \(source) said while loading: \(log)") }
+        return .failure(PluginLoadError(path: source, reason: error.reason, remedy: error.remedy))
+    }
+
+    /// Loads the plugin file `source` as generation `number`: a staged copy of it when the registry stages.
+    func loadFromSource(_ source: String, number: Int) -> Result<Generation, PluginLoadError> {
+        switch stage(source) {
+        case .failure(let error): return .failure(error)
+        case .success(let staged):
+            return open(
+                staged.path, source: source, sha256: stagingDirectory == nil ? nil : staged.sha256, number: number)
         }
-        let previous = generations[path]
-        if let previous, let known = previous.sha256, (try? PluginManifest.sha256(ofFile: path)) == known {
-            return .unchanged(path: path)
-        }
-        let started = DispatchTime.now().uptimeNanoseconds
-        let residentBefore = Self.residentKilobytes()
-        switch load(path, probe: true) {
-        case .failure(let refusal):
-            let remedy = refusal.remedy + (previous == nil ? "" : "; the previous build keeps serving")
-            let error = PluginLoadError(path: path, reason: refusal.reason, remedy: remedy)
-            logger.error("\(error.description)")
-            return .failed(path: path, error: error.description)
-        case .success(let generation):
-            guard let previous else { return .added(generation) }
-            retiring.append(previous)
-            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-            return .reloaded(
-                generation, previous: previous, milliseconds: milliseconds,
-                residentKilobytesDelta: Self.residentKilobytes() - residentBefore)
+    }
+
+    /// `dlopen`s `file` (the watched file `source`, or a staged copy of it) as generation `number`.
+    func open(_ file: String, source: String, sha256: String?, number: Int) -> Result<Generation, PluginLoadError> {
+        switch PluginLoader(logger: logger).load(file: file) {
+        case .failure(let error):
+            return .failure(PluginLoadError(path: source, reason: error.reason, remedy: error.remedy))
+        case .success(let plugin):
+            return .success(Generation(plugin: plugin, sourcePath: source, sha256: sha256, number: number))
         }
     }
 
     // MARK: Private
 
-    private var orderedGenerations: [Generation] {
-        let order = Dictionary(uniqueKeysWithValues: directories.enumerated().map { ($1, $0) })
-        return generations.values.sorted { a, b in
-            let da = order[(a.sourcePath as NSString).deletingLastPathComponent] ?? .max
-            let db = order[(b.sourcePath as NSString).deletingLastPathComponent] ?? .max
-            return da != db ? da < db : a.sourcePath < b.sourcePath
+    /// Adds a plugin ``loadAll()`` found: it walks the files in load order.
+    private func append(_ plugin: InProcessPlugin) {
+        entries[plugin.path] = plugin
+        ordered.append(plugin)
+    }
+
+    /// Adds a plugin file that appeared while the host runs, at its place in the load order (directories in
+    /// order, files by name).
+    private func insert(_ plugin: InProcessPlugin) {
+        ordered.removeAll { $0.path == plugin.path }
+        entries[plugin.path] = plugin
+        let directory = { (path: String) in
+            self.directories.firstIndex(of: (path as NSString).deletingLastPathComponent) ?? .max
         }
+        let place = ordered.firstIndex { other in
+            (directory(other.path), other.path) > (directory(plugin.path), plugin.path)
+        }
+        ordered.insert(plugin, at: place ?? ordered.endIndex)
     }
 
     /// Copies `path` (and its manifest) to a new name in the staging folder, so the watched file is never
@@ -203,52 +315,39 @@ package final class PluginRegistry {
         return .success((staged, hash))
     }
 
-    private func load(_ path: String, probe: Bool) -> Result<Generation, PluginLoadError> {
-        var loadPath = path
-        var digest: String?
-        if stagingDirectory != nil {
-            switch stage(path) {
-            case .failure(let error): return .failure(error)
-            case .success(let staged): (loadPath, digest) = (staged.path, staged.sha256)
-            }
-            if probe, let launcher {
-                let status =
-                    spareProbe?.inspect(file: loadPath) ?? PluginProbe.inspect(file: loadPath, launcher: launcher)
-                if let error = status.loadError {
-                    if let log = status.log { logger.notice("plugin \(path) said while loading: \(log)") }
-                    return .failure(PluginLoadError(path: path, reason: error.reason, remedy: error.remedy))
-                }
-            }
-        }
-        let loader = PluginLoader(logger: logger)
-        switch loader.load(file: loadPath) {
-        case .failure(let error):
-            return .failure(PluginLoadError(path: path, reason: error.reason, remedy: error.remedy))
-        case .success(let plugin):
-            counter += 1
-            let generation = Generation(plugin: plugin, sourcePath: path, sha256: digest, number: counter)
-            generations[path] = generation
-            return .success(generation)
-        }
-    }
-
-    /// Generations replaced or removed by ``fileChanged(_:)``, waiting for ``retireReplaced()``.
-    private var retiring: [Generation] = []
-
-    /// Gives every generation that a file change replaced or removed its `shutdown`. Call it once their live
-    /// instances are gone (replaced or destroyed): the ABI promises `destroy_instance` before `shutdown`.
-    package func retireReplaced() {
-        let done = retiring
-        retiring.removeAll()
-        for generation in done { generation.plugin.shutdown() }
-    }
-
     /// Resident set size of this process, from /proc/self/statm.
     static func residentKilobytes() -> Int {
         guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
+    }
+}
+
+extension PluginRegistry: ReloadablePluginSet {
+    package var members: [any ReloadablePlugin] { ordered }
+
+    /// A plugin file that appeared while the host runs is validated and opened at once (`file`: its staged copy).
+    package func start(
+        path: String, file: (path: String, sha256: String),
+        completion: @escaping @MainActor (Result<any ReloadablePlugin, PluginLoadError>) -> Void
+    ) {
+        let result = validate(file.path, source: path).flatMap { _ in
+            open(file.path, source: path, sha256: file.sha256, number: 1)
+        }
+        switch result {
+        case .failure(let error): completion(.failure(error))
+        case .success(let generation):
+            let plugin = InProcessPlugin(path: path, state: .opened(generation), registry: self)
+            insert(plugin)
+            completion(.success(plugin))
+        }
+    }
+
+    package func remove(_ plugin: any ReloadablePlugin) {
+        guard entries[plugin.path] === plugin else { return }
+        entries[plugin.path] = nil
+        ordered.removeAll { $0 === plugin }
     }
 }
 

@@ -8,15 +8,19 @@ enum PluginTrust {
         for candidate in [path, (path as NSString).deletingLastPathComponent] {
             var status = stat()
             guard stat(candidate, &status) == 0 else { continue }
-            // A sticky world-writable folder (like /tmp itself) still lets others add files: refused too.
-            if status.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-                let mode = String(status.st_mode & 0o777, radix: 8)
-                let what = candidate == path ? "the file" : "its folder \(candidate)"
-                return PluginLoadError(
-                    path: path, reason: "refused: \(what) is writable by other users (mode \(mode))",
-                    remedy: "run `chmod go-w \(candidate)` if you trust it")
-            }
+            if let refusal = refusal(path, mode: status.st_mode, of: candidate) { return refusal }
         }
         return nil
+    }
+
+    /// The refusal of plugin `path` when `candidate` (the file itself or its folder), whose mode is `mode`, is
+    /// writable by other users; `nil` otherwise.
+    static func refusal(_ path: String, mode: mode_t, of candidate: String) -> PluginLoadError? {
+        // A sticky world-writable folder (like /tmp itself) still lets others add files: refused too.
+        guard mode & (S_IWGRP | S_IWOTH) != 0 else { return nil }
+        let what = candidate == path ? "the file" : "its folder \(candidate)"
+        return PluginLoadError(
+            path: path, reason: "refused: \(what) is writable by other users (mode \(String(mode & 0o777, radix: 8)))",
+            remedy: "run `chmod go-w \(candidate)` if you trust it")
     }
 }

@@ -63,7 +63,7 @@ def render(results):
 | host peak RSS, plain / hostile page | {m['plain']:.0f} / {m['hostile']:.0f} MB | the host process alone | — | |"""
     phase_names = {"main": "engine libraries loaded, `main` entered", "display": "GTK and libadwaita initialised, display open",
                    "application": "app id registered on the session bus (one instance per app)",
-                   "plugins": "plugins loaded", "webView": "web view created", "load": "start page's load started",
+                   "plugins": "plugins declared (each opened when first used)", "webView": "web view created", "load": "start page's load started",
                    "window": "window built", "ready": "session ready (`host.ready`)", "present": "window presented",
                    "mapped": "window mapped", "firstFrame": "first frame painted: the window is on screen",
                    "page.committed": "web process running, document committed",
@@ -73,6 +73,25 @@ def render(results):
         phase_rows.append(f"| {name} | {phase_names.get(name, name)} | {at:.0f} ms | +{at - previous:.0f} ms |")
         previous = at
     phase_table = "\n".join(phase_rows)
+    installed = results["startup_ms"].get("installed_plugins", {})
+    unknown = results["startup_ms"].get("first_start_unknown")
+    plugin_rows = [f"| {int(count):,} installed | {ms:.0f} ms | {ms - installed.get('0', ms):+.0f} ms |"
+                   for count, ms in installed.items()]
+    if unknown:
+        plugin_rows.append(f"| 10 never seen, first start / known | {unknown['first']:.0f} / {unknown['known']:.0f} ms | "
+                           f"{unknown['first'] - unknown['known']:+.0f} ms |")
+    plugins_section = ("""
+
+## Start-up against installed plugins
+
+Medians, in ms from the process start to `host.ready`, with the form plugin and copies of a tiny C plugin, each
+with its manifest (`Benchmarks/tiny-plugin`); plugins are opened only when a page first uses them
+([docs/plugins.md](../docs/plugins.md#when-plugins-are-opened)). The last row: ten copies the host has never seen,
+their first start against the next one.
+
+| plugins | to host.ready | against none |
+|---|---|---|
+""" + "\n".join(plugin_rows)) if plugin_rows else ""
     def size_ratio(row):
         return f"×{row['bridgeMs'] / row['floorMs']:.2f}" if row["floorMs"] >= 1 and row["bridgeMs"] >= 1 else "— (under the 1 ms clock)"
 
@@ -103,7 +122,7 @@ reached the bench (the automation channel adds well under a millisecond).
 
 | event | phase done | since start | phase |
 |---|---|---|---|
-{phase_table}
+{phase_table}{plugins_section}
 
 ## Round trip against payload size
 

@@ -37,6 +37,9 @@ package final class IsolatedPlugin {
     /// Three crashes in a minute (or a failed restart): its components ignore messages until a new build
     /// (``reload(from:completion:)``) or a new host.
     package private(set) var disabled = false
+    /// The SHA-256 of the build it serves, when known (`--watch`), and that build's generation.
+    package var sha256: String?
+    var generation = 1
 
     let logger: Logger
     private let memoryLimitMB: Int

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A plugin file the host announces without having opened it: what it provides, read from the plugin manifest
+/// cache (a probe child loaded this very file before) or from its installed manifest. The host opens it with
+/// `dlopen` only when a page first registers one of its components (or an action or native screen of it is
+/// asked for) — as Hotwire Native loads nothing it does not use.
+package struct DeclaredPlugin: Sendable, Equatable {
+    package let path: String
+    package let id: String
+    package let version: String
+    package let componentNames: [String]
+    /// Whether a probe child loaded this file (as it is now) before. One that was not is probed before it is
+    /// opened in the host, so a plugin that crashes while loading cannot take the host down.
+    package let probed: Bool
+
+    package init(path: String, id: String, version: String, componentNames: [String], probed: Bool) {
+        self.path = path
+        self.id = id
+        self.version = version
+        self.componentNames = componentNames
+        self.probed = probed
+    }
+
+    /// How the host learns what one plugin file provides at start-up, without running any of its code.
+    package enum Declaration: Sendable, Equatable {
+        /// Known without opening it: announce it, open it on first use.
+        case declared(DeclaredPlugin)
+        /// Nothing says what it provides: a probe child loads it and says (and the answer is cached).
+        case probe
+        /// Refused before any of its code runs (not trusted, an invalid manifest, another ABI).
+        case refused(PluginLoadError)
+    }
+
+    /// The rule, in order: a file others could have replaced is refused; a file the cache knows (it loaded in a
+    /// probe, unchanged since) is declared from the cache; an invalid manifest, or one naming another ABI, is
+    /// refused; a manifest with an `id` and `components` declares the file (not probed yet); anything else is
+    /// probed.
+    package static func declaration(
+        of path: String, cached: PluginStatus?, manifest: Result<PluginManifest?, PluginLoadError>,
+        trust: PluginLoadError?
+    ) -> Declaration {
+        if let trust { return .refused(trust) }
+        if let cached, let id = cached.id {
+            return .declared(
+                DeclaredPlugin(
+                    path: path, id: id, version: cached.version ?? "0.0.0", componentNames: cached.components,
+                    probed: true))
+        }
+        let found: PluginManifest?
+        switch manifest {
+        case .failure(let error): return .refused(error)
+        case .success(let read): found = read
+        }
+        if let refusal = found.flatMap({ PluginLoader.abiRefusal(of: $0, path: path) }) { return .refused(refusal) }
+        guard let found, let id = found.id, let components = found.components, !components.isEmpty,
+            PluginNames.problem(pluginID: id) == nil,
+            components.allSatisfy({ PluginNames.problem(componentName: $0) == nil })
+        else { return .probe }
+        return .declared(
+            DeclaredPlugin(
+                path: path, id: id, version: found.version ?? "0.0.0", componentNames: components, probed: false))
+    }
+
+    /// ``declaration(of:cached:manifest:trust:)`` for the file at `path` (whose `stat` is `info`, in a folder whose
+    /// mode is `folderMode`), read from disk: one `stat` and one manifest read per file, as a start-up makes a
+    /// thousand of these.
+    static func declaration(
+        of path: String, info: stat, folder: String, folderMode: mode_t, cache: PluginManifestCache
+    ) -> Declaration {
+        let trust =
+            PluginTrust.refusal(path, mode: info.st_mode, of: path)
+            ?? PluginTrust.refusal(path, mode: folderMode, of: folder)
+            ?? PluginSignatures.check(path)  // an app requiring signed plugins never announces another
+        return declaration(
+            of: path, cached: PluginManifestCache.Identity(path, info).flatMap(cache.status(of:)),
+            manifest: PluginLoader.readManifest(forPlugin: path), trust: trust)
+    }
+
+    /// The status a host reports for it (`host.ready`'s plugin list, `plugin list`).
+    package var status: PluginStatus {
+        PluginStatus(path: path, state: .loaded, id: id, version: version, components: componentNames)
+    }
+}

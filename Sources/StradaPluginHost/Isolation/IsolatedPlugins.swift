@@ -1,0 +1,70 @@
+import Dispatch
+package import Logging
+package import StradaCore
+
+/// The plugins of an `--isolate` run, one ``IsolatedPlugin`` (worker process) per file, as hot reload sees them.
+@MainActor
+package final class IsolatedPlugins: ReloadablePluginSet {
+    /// Every plugin, in load order (directories in order, files by name; added ones last).
+    package private(set) var plugins: [IsolatedPlugin]
+    private let launcher: PluginProcessLauncher
+    private let logger: Logger
+    /// Sees each plugin started while the host runs (to observe its worker).
+    package var onStarted: (@MainActor (IsolatedPlugin) -> Void)?
+
+    package init(_ plugins: [IsolatedPlugin], launcher: PluginProcessLauncher, logger: Logger) {
+        self.plugins = plugins
+        self.launcher = launcher
+        self.logger = logger
+    }
+
+    package var members: [any ReloadablePlugin] { plugins }
+
+    /// The components of the plugins serving: a plugin disabled after crashing is not announced.
+    package var registrations: [ComponentRegistration] { plugins.filter { !$0.disabled }.flatMap(\.registrations) }
+
+    /// A new file gets a worker; nothing here waits for it.
+    package func start(
+        path: String, file: (path: String, sha256: String),
+        completion: @escaping @MainActor (Result<any ReloadablePlugin, PluginLoadError>) -> Void
+    ) {
+        IsolatedPlugin.start(path: path, file: file.path, launcher: launcher, logger: logger) { [weak self] outcome in
+            switch outcome {
+            case .success(let plugin):
+                plugin.sha256 = file.sha256
+                self?.plugins.append(plugin)
+                self?.onStarted?(plugin)
+                completion(.success(plugin))
+            case .failure(let error): completion(.failure(error))
+            }
+        }
+    }
+
+    package func remove(_ plugin: any ReloadablePlugin) { plugins.removeAll { $0 === plugin } }
+}
+
+extension IsolatedPlugin: ReloadablePlugin {
+    /// The new build loads in a new worker while the old one serves, which stops once the new one has loaded; the
+    /// live components are brought back with every cached message. A plugin disabled after a bad build comes back.
+    package func reload(
+        from staged: (path: String, sha256: String),
+        completion: @escaping @MainActor (Result<ReloadedBuild, PluginLoadError>) -> Void
+    ) {
+        let started = DispatchTime.now().uptimeNanoseconds
+        reload(from: staged.path) { [weak self] reinstantiated, error in
+            guard let self else { return }
+            guard let reinstantiated else {
+                return completion(
+                    .failure(error ?? PluginLoadError(path: path, reason: "did not load", remedy: "fix the plugin")))
+            }
+            generation += 1
+            sha256 = staged.sha256
+            completion(
+                .success(
+                    ReloadedBuild(
+                        generation: generation, reinstantiated: reinstantiated,
+                        milliseconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6,
+                        residentKilobytesDelta: 0, placement: " in a new worker")))
+        }
+    }
+}
