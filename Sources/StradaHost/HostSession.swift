@@ -115,7 +115,7 @@ package final class HostSession {
             desktop.downloadEnded(path, error: error, in: windows.activeWindow)
         }
         automationService.start(
-            target: self, greeting: { [windows] in windows.navigator.screens.map(AutomationEvent.screenPushed) })
+            target: self, greeting: { [windows] in windows.shownNavigator.screens.map(AutomationEvent.screenPushed) })
         for plugin in isolated { observe(plugin) }
         if configuration.watch {
             let directories = configuration.pluginDirectories
@@ -149,7 +149,7 @@ package final class HostSession {
         pathConfiguration.load()
         windows.nativeScreen = { [weak self] url in self?.nativeScreen(for: url) }
         // The load first: the web process starts while the window is shown and laid out.
-        windows.main.load(url: configuration.startURL)
+        windows.loadStartPage(configuration.startURL)
         windows.main.present()
         StartupTimeline.mark("present")
         return loop.run()
@@ -194,7 +194,7 @@ package final class HostSession {
     /// the loop with `code`.
     private func quit(_ code: Int32, _ reason: String) {
         desktop.keepWindowState(of: windows.main)
-        navigator.tearDown()
+        for navigator in windows.allNavigators { navigator.tearDown() }
         registry.shutdownAll()
         for plugin in isolated { plugin.shutdown() }
         logger.info("exiting (\(code)): \(reason)")
@@ -237,9 +237,11 @@ extension HostSession: AutomationTarget {
 
     func visit(_ url: String, action: VisitAction) { windows.activeNavigator.visit(url, action: action) }
 
-    func navigate(_ url: String) { navigator.navigate(url) }
+    func navigate(_ url: String) { windows.shownNavigator.navigate(url) }
 
-    func dismissModal() -> Bool { navigator.dismissModal(reason: "command") }
+    func dismissModal() -> Bool { windows.shownNavigator.dismissModal(reason: "command") }
+
+    func selectTab(_ index: Int) -> String? { windows.selectTab(index) }
 
     func call(
         plugin pluginID: String, action: String, arguments: [JSON],
