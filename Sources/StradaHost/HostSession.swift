@@ -149,7 +149,7 @@ package final class HostSession {
         pathConfiguration.load()
         windows.nativeScreen = { [weak self] url in self?.nativeScreen(for: url) }
         // The load first: the web process starts while the window is shown and laid out.
-        windows.loadStartPage(configuration.startURL)
+        windows.loadStartPage(configuration.startURL, requested: configuration.requestedURL)
         windows.main.present()
         StartupTimeline.mark("present")
         return loop.run()

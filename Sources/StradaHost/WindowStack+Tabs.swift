@@ -31,9 +31,11 @@ extension WindowStack {
         logger.info("\(definitions.count) tabs: \(definitions.map(\.title).joined(separator: ", "))")
     }
 
-    /// The start page: the first tab's (shown now) with tabs, else `url`.
-    func loadStartPage(_ url: String) {
+    /// The start page: without tabs, `url`; with tabs, the first tab is shown and loads `requested` (a URL the
+    /// command line named) or else its start URL.
+    func loadStartPage(_ url: String, requested: String?) {
         guard tabs != nil else { return main.load(url: url) }
+        firstTabURL = requested
         tabSelected(0)
     }
 
@@ -61,16 +63,17 @@ extension WindowStack {
             previous.hideFromWindow()
         }
         let tab = set.tabs[to]
+        let startURL = (to == 0 ? firstTabURL : nil) ?? tab.startURL
         let shown = tabNavigators[to] ?? makeTab(to)
         guard let window = shown.window as? BrowserWindow else { return }
         window.setShownInWindow(true)
         shown.showInWindow()
         if firstTime {
-            logger.info("tab \(to) (\(tab.title)) selected for the first time: loading \(tab.startURL)")
-            window.load(url: tab.startURL)
+            logger.info("tab \(to) (\(tab.title)) selected for the first time: loading \(startURL)")
+            window.load(url: startURL)
         }
         automation?.emit(
-            .tabSelected(index: to, title: tab.title, url: shown.top?.url ?? tab.startURL, firstTime: firstTime))
+            .tabSelected(index: to, title: tab.title, url: shown.top?.url ?? startURL, firstTime: firstTime))
     }
 
     /// Tab `index`'s web view (in the main window, the session's network session) and navigator, wired as

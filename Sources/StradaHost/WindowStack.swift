@@ -26,6 +26,8 @@ final class WindowStack {
     var tabs: TabSet?
     var tabSwitcher: TabSwitcher?
     var tabNavigators: [Int: Navigator] = [:]
+    /// The URL the command line named, loaded by the first tab instead of its start URL.
+    var firstTabURL: String?
 
     let configuration: HostConfiguration
     let registrations: [ComponentRegistration]
