@@ -93,9 +93,11 @@ extension HostSession {
     /// changed, the user agent is updated and the page reloaded (as with hot reload).
     func isolatedComponentsChanged() {
         let registrations = isolated.filter { !$0.disabled }.flatMap(\.registrations)
-        _ = navigator.reloadComponents(named: [], registrations: registrations)
+        for navigator in windows.allNavigators {
+            _ = navigator.reloadComponents(named: [], registrations: registrations)
+        }
         let names = ComponentRegistration.uniqueNames(registrations)
-        if window.setComponentNames(names) {
+        if windows.setComponentNames(names) {
             let list = names.joined(separator: " ")
             logger.info("the set of components changed to [\(list)]: user agent updated, page reloaded")
             automation?.emit(.hostComponents(components: names, userAgent: window.userAgent))
@@ -198,9 +200,11 @@ extension HostSession {
             logger.info("plugin \(path) was removed; components [\(components.joined(separator: " "))] are gone")
             // Instances go before the plugin's shutdown (below); a name another plugin also serves is reloaded.
             let orphans = components.filter { registry.owner(of: $0) == nil }
-            navigator.destroyComponents(named: orphans, registrations: registry.registrations)
             let adopted = components.filter { registry.owner(of: $0) != nil }
-            _ = navigator.reloadComponents(named: adopted, registrations: registry.registrations)
+            for navigator in windows.allNavigators {
+                navigator.destroyComponents(named: orphans, registrations: registry.registrations)
+                _ = navigator.reloadComponents(named: adopted, registrations: registry.registrations)
+            }
             automation?.emit(.pluginRemoved(path: path, components: components))
         case .added(let generation):
             let plugin = generation.plugin
@@ -208,7 +212,11 @@ extension HostSession {
             automation?.emit(.pluginAdded(path: path, id: plugin.id, components: plugin.componentNames))
         case .reloaded(let generation, let previous, let milliseconds, let residentDelta):
             let names = previous.plugin.componentNames.filter { registry.owner(of: $0)?.sourcePath == path }
-            let reloaded = navigator.reloadComponents(named: names, registrations: registry.registrations)
+            var reloaded: [String] = []  // the instances renewed on the screen shown (of the tab shown)
+            for navigator in windows.allNavigators {
+                let done = navigator.reloadComponents(named: names, registrations: registry.registrations)
+                if navigator === windows.shownNavigator { reloaded = done }
+            }
             let sign = residentDelta >= 0 ? "+" : ""
             logger.info(
                 """
@@ -223,7 +231,7 @@ extension HostSession {
         }
         // The replaced or removed build's instances are gone now: its plugin gets its shutdown.
         registry.retireReplaced()
-        if window.setComponentNames(registry.componentNames) {
+        if windows.setComponentNames(registry.componentNames) {
             let names = registry.componentNames
             logger.info(
                 "the set of components changed to [\(names.joined(separator: " "))]: user agent updated, page reloaded")

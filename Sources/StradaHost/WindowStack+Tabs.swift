@@ -20,6 +20,15 @@ extension WindowStack {
         [navigator] + tabNavigators.filter { $0.key != 0 }.sorted { $0.key < $1.key }.map(\.value)
     }
 
+    /// Announces `names` in every loaded tab's web view (the main window's without tabs); each whose set changed
+    /// reloads its page. `true` when the main window's did.
+    func setComponentNames(_ names: [String]) -> Bool {
+        for navigator in allNavigators where navigator !== self.navigator {
+            (navigator.window as? BrowserWindow)?.setComponentNames(names)
+        }
+        return main.setComponentNames(names)
+    }
+
     /// Puts the view switcher in the main window; the first tab's stack is the main one.
     func installTabs(_ definitions: [TabDefinition]) {
         let set = TabSet(definitions)
@@ -80,7 +89,7 @@ extension WindowStack {
     /// every window is; hidden until shown.
     private func makeTab(_ index: Int) -> Navigator {
         let window = BrowserWindow(
-            tabOf: main, componentNames: ComponentRegistration.uniqueNames(registrations),
+            tabOf: main, componentNames: ComponentRegistration.uniqueNames(navigator.registrations),
             originPolicy: configuration.originPolicy, session: desktop.networkSession,
             userAgentPrefix: configuration.userAgentPrefix, logger: logger)
         let tab = Navigator(
