@@ -14,16 +14,20 @@ struct TabTests {
         let server: LocalHTTPServer
         let host: HostProcess
 
-        static func start() async throws -> App {
+        /// The server (its pages with the real Turbo when `turbo`) and a host on the three-tab definition, with
+        /// `extra` keys in it.
+        static func start(turbo: Bool = false, extra: String = "") async throws -> App {
             let fixture = Repository.path("Tests/EndToEndTests/Fixtures/tabs")
-            let server = try await LocalHTTPServer.running(script: fixture + "/server.py", arguments: ["--port", "0"])
+            var arguments = ["--port", "0"]
+            if turbo { arguments += ["--turbo", try await RealTurbo.path()] }
+            let server = try await LocalHTTPServer.running(script: fixture + "/server.py", arguments: arguments)
             let plugins = try PluginsDirectory.make(plugins: ["libStradaButtonPlugin.so"])
             let definition = try TemporaryDirectory.file(
                 named: "tabs.json",
                 contents: """
                     {
                       "id": "com.example.Tabs", "name": "Tabs", "start_url": "\(server.url)tab/one",
-                      "plugins": [], "system_plugins": false,
+                      "plugins": [], "system_plugins": false\(extra),
                       "tabs": [
                         {"title": "One", "icon": "mail-unread-symbolic", "url": "\(server.url)tab/one"},
                         {"title": "Two", "icon": "folder-symbolic", "url": "\(server.url)tab/two"},
@@ -153,6 +157,38 @@ struct TabTests {
         _ = try await app.select(1)
         #expect(try await app.controls() == ["button.button-right=two right"])
         #expect(try await app.requests()["/tab/one/next"] == 1, "switching tabs reloads nothing")
+        try await app.stop()
+    }
+
+    @Test func thePathConfigurationAppliesInEveryTabAndAModalPresentsOverTheWindow() async throws {
+        let configuration = try TemporaryDirectory.file(
+            named: "path-configuration.json",
+            contents: #"{"rules": [{"patterns": ["/tab/two/next$"], "properties": {"context": "modal"}}]}"#)
+        let app = try await App.start(turbo: true, extra: #", "path_configuration": ["\#(configuration)"]"#)
+        try await app.host.waitFor(.pageFinished) { Self.path($0) == "/tab/one" }
+        var mark = app.mark
+        _ = try await app.select(1)
+        try await app.host.waitFor(.turboReady, after: mark) { Self.path($0) == "/tab/two" }
+        let two = ["button.button-right=two right"]
+        #expect(try await app.controls(settleOn: two) == two)
+
+        // Tab 2's link is a Turbo visit its path configuration makes a modal, over the main window.
+        mark = app.mark
+        try app.host.send(["command": "activate", "control": "button.button-right"])
+        let modal = try await app.host.waitFor(.modalPresented, after: mark)
+        #expect(Self.path(modal) == "/tab/two/next")
+        let inModal = ["button.button-right=two next right"]
+        #expect(try await app.controls(settleOn: inModal) == inModal, "the commands act in the modal")
+        mark = app.mark
+        try app.host.sendLine(#"{"command": "select-tab", "index": 0}"#)
+        let refused = try await app.host.waitFor(.commandError, after: mark) { $0["command"] == "select-tab" }
+        #expect(refused["error"]?.stringValue?.contains("modal") == true)
+
+        // Dismissed: tab 2 as it was, one screen deep with its button.
+        mark = app.mark
+        try app.host.send(["command": "dismiss-modal"])
+        try await app.host.waitFor(.modalDismissed, after: mark)
+        #expect(try await app.controls() == two)
         try await app.stop()
     }
 

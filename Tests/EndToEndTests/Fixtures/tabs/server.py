@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A small app with tabs for the end-to-end tests (Tests/EndToEndTests/TabTests.swift), counting requests.
 
-    python3 server.py --port 0
+    python3 server.py --port 0 [--turbo FILE]
 
 Prints one line, "listening on http://127.0.0.1:N/", when it is ready. Python 3 standard library only. Pages
 use the web library (SDK/web/strada.js) and the demo's button component (Examples/demo/components): each page
@@ -10,7 +10,7 @@ has one bridge button, so a native header-bar button "<name> right" follows the 
     GET  /tab/NAME          a tab's start page, titled "NAME", with a button "NAME right" linking to /tab/NAME/next
     GET  /tab/NAME/next     the next screen, titled "NAME next", with a button "NAME next right"
     GET  /requests          {"<path>": <times served>, …}: every HTML page served so far
-    GET  /strada.js, /demo.js, /components/button.js
+    GET  /strada.js, /demo.js, /components/button.js, /turbo.js (with --turbo FILE: every page loads it)
 """
 import argparse
 import html
@@ -34,6 +34,7 @@ PAGE = """<!DOCTYPE html>
 <head>
   <meta charset="utf-8">
   <title>%(title)s</title>
+  %(turbo)s
   <script src="/strada.js"></script>
   <script src="/demo.js"></script>
   <script src="/components/button.js" defer></script>
@@ -46,6 +47,7 @@ PAGE = """<!DOCTYPE html>
 </body>
 </html>
 """
+TURBO_FILE = None
 requests = {}
 lock = threading.Lock()
 
@@ -55,8 +57,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self):
         path = self.path.split("?")[0]
-        if path in STATIC:
-            with open(STATIC[path], "rb") as file:
+        static = dict(STATIC, **({"/turbo.js": TURBO_FILE} if TURBO_FILE else {}))
+        if path in static:
+            with open(static[path], "rb") as file:
                 return self.send(200, file.read(), "text/javascript; charset=utf-8")
         if path == "/requests":
             with lock:
@@ -68,7 +71,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 requests[path] = requests.get(path, 0) + 1
             title = parts[1] if len(parts) == 2 else parts[1] + " next"
             target = "/tab/%s/next" % parts[1] if len(parts) == 2 else "/tab/%s" % parts[1]
-            values = {"title": html.escape(title), "target": html.escape(target), "button": html.escape(title + " right")}
+            values = {"title": html.escape(title), "target": html.escape(target),
+                      "button": html.escape(title + " right"),
+                      "turbo": '<script src="/turbo.js"></script>' if TURBO_FILE else ""}
             return self.send(200, (PAGE % values).encode("utf-8"), "text/html; charset=utf-8")
         self.send(404, b"not found", "text/plain")
 
@@ -87,7 +92,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
 def main():
     parser = argparse.ArgumentParser(description="The tab tests' app.")
     parser.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
+    parser.add_argument("--turbo", metavar="FILE", help="a Turbo build, served as /turbo.js and loaded by every page")
     arguments = parser.parse_args()
+    global TURBO_FILE
+    TURBO_FILE = arguments.turbo
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
     signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(0))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", arguments.port), Handler)
