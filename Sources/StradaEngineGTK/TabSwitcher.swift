@@ -11,12 +11,15 @@ package final class TabSwitcher {
     let stack: UnsafeMutablePointer<GtkWidget>
     let title: UnsafeMutablePointer<GtkWidget>
     let bar: UnsafeMutablePointer<GtkWidget>
+    /// The tabs' titles, in order.
+    let titles: [String]
     private var pages: [UnsafeMutablePointer<GtkWidget>] = []
     private var filled: Set<Int> = []
     /// The user (or ``select(_:)``) switched to tab `index`.
     package var onSelect: (@MainActor (_ index: Int) -> Void)?
 
     init(tabs: [TabDefinition]) {
+        titles = tabs.map(\.title)
         stack = adw_view_stack_new()
         gtk_widget_set_vexpand(stack, 1)
         for (index, tab) in tabs.enumerated() {

@@ -217,7 +217,8 @@ extension HostSession: AutomationTarget {
         let developer = configuration.developer
         return [
             "menu": .object(PrimaryMenu(appItems: configuration.menuItems, appName: configuration.title).json),
-            "about": .object(windows.about.json), "shortcuts": .object(WindowShortcuts.json(developer: developer)),
+            "about": .object(windows.about.json),
+            "shortcuts": .object(WindowShortcuts.json(developer: developer, tabs: configuration.tabs.map(\.title))),
             "developer": .bool(developer),
         ]
     }

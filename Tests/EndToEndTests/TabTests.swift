@@ -196,6 +196,16 @@ struct TabTests {
         let app = try await App.start()
         try await app.host.waitFor(.pageFinished) { Self.path($0) == "/tab/one" }
         let mark = app.mark
+        try app.host.send(["command": "app"])
+        let chrome = try await app.host.waitFor(.commandOK, after: mark) { $0["command"] == "app" }
+        guard case .array(let groups)? = chrome["shortcuts"]?["groups"] else {
+            throw TestFailure("no groups: \(chrome)")
+        }
+        guard case .array(let tabs)? = groups.first(where: { $0["title"] == "Tabs" })?["shortcuts"] else {
+            throw TestFailure("no Tabs group in the shortcuts: \(groups)")
+        }
+        #expect(tabs.map { $0["title"] } == ["Show One", "Show Two", "Show Three"])
+        #expect(tabs[1]["keys"] == ["<Control>2"], "Ctrl+? lists Ctrl+1…3")
         try await app.host.press("ctrl+2", inWindowTitled: "one")
         let selected = try await app.host.waitFor(.tabSelected, after: mark)
         #expect(selected["index"] == 1 && selected["title"] == "Two")
