@@ -84,10 +84,9 @@ package final class BrowserWindow: NavigationWindow {
         self.userAgentPrefix = userAgentPrefix
         window = host?.window ?? gtk_window_new()
         let gtkWindow = strada_gtk_window(window)
+        // A tab (`host`) lives in its host's window, already titled and sized.
         if host == nil { gtk_window_set_title(gtkWindow, title) }
-        if host != nil {
-            // A tab: the host's window, already sized.
-        } else if let parent {
+        if host == nil, let parent {
             let parentWindow = strada_gtk_window(parent.window)
             let width = size?.width ?? Int(Double(max(gtk_widget_get_width(parent.window), 480)) * 0.8)
             let height = size?.height ?? Int(Double(max(gtk_widget_get_height(parent.window), 360)) * 0.8)
@@ -95,7 +94,7 @@ package final class BrowserWindow: NavigationWindow {
             gtk_window_set_transient_for(gtkWindow, parentWindow)
             gtk_window_set_modal(gtkWindow, 1)
             gtk_window_set_destroy_with_parent(gtkWindow, 1)
-        } else {
+        } else if host == nil {
             gtk_window_set_default_size(gtkWindow, Int32(size?.width ?? 960), Int32(size?.height ?? 640))
         }
 
