@@ -60,6 +60,13 @@ static inline AdwHeaderBar *strada_adw_header_bar(GtkWidget *widget) { return AD
 static inline AdwWindowTitle *strada_adw_window_title(GtkWidget *widget) { return ADW_WINDOW_TITLE(widget); }
 static inline AdwToastOverlay *strada_adw_toast_overlay(GtkWidget *widget) { return ADW_TOAST_OVERLAY(widget); }
 static inline AdwMessageDialog *strada_adw_message_dialog(GtkWidget *widget) { return ADW_MESSAGE_DIALOG(widget); }
+static inline AdwViewStack *strada_adw_view_stack(GtkWidget *widget) { return ADW_VIEW_STACK(widget); }
+static inline AdwViewSwitcherTitle *strada_adw_view_switcher_title(GtkWidget *widget) {
+    return ADW_VIEW_SWITCHER_TITLE(widget);
+}
+static inline AdwViewSwitcherBar *strada_adw_view_switcher_bar(GtkWidget *widget) {
+    return ADW_VIEW_SWITCHER_BAR(widget);
+}
 /* "placeholder-text" of GtkSearchEntry (gtk_search_entry_set_placeholder_text is GTK 4.10+; Debian 12 has 4.8). */
 static inline void strada_set_placeholder_text(GtkWidget *widget, const char *text) {
     g_object_set(G_OBJECT(widget), "placeholder-text", text, NULL);

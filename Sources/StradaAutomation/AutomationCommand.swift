@@ -28,12 +28,14 @@ package enum AutomationCommand: Sendable, Equatable {
     /// Dismisses the modal shown (as its Cancel button does).
     case dismissModal
     case screenshot(path: String)
+    /// Shows tab `index` (from 0) of an app with tabs, as a click on the view switcher would.
+    case selectTab(index: Int)
     case quit
 
     /// Every command name, as it appears on the wire.
     package enum Name: String, CaseIterable, Sendable {
         case activate, choose, dismiss, confirm, type, call, controls, navigate, visit, back, reload, retry, screenshot
-        case quit, dismissModal = "dismiss-modal", app
+        case quit, dismissModal = "dismiss-modal", app, selectTab = "select-tab"
     }
 
     package var name: Name {
@@ -53,6 +55,7 @@ package enum AutomationCommand: Sendable, Equatable {
         case .retry: .retry
         case .dismissModal: .dismissModal
         case .screenshot: .screenshot
+        case .selectTab: .selectTab
         case .quit: .quit
         }
     }
@@ -102,6 +105,11 @@ package enum AutomationCommand: Sendable, Equatable {
         case .retry: self = .retry
         case .dismissModal: self = .dismissModal
         case .screenshot: self = .screenshot(path: try string("path", "a string \"path\" (a .png file)"))
+        case .selectTab:
+            guard case .number(let index)? = value["index"], index == index.rounded(), index >= 0 else {
+                throw MalformedMessage(reason: "select-tab needs a number \"index\" (the first tab is 0)")
+            }
+            self = .selectTab(index: Int(index))
         case .quit: self = .quit
         }
     }

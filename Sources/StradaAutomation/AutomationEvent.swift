@@ -85,6 +85,9 @@ package enum AutomationEvent: Sendable, Equatable {
     /// "cancel", "command", a visit of the main stack, a presentation, …).
     case modalPresented(url: String, width: Int, height: Int)
     case modalDismissed(reason: String)
+    /// An app with tabs shows tab `index` (from 0): its `title`, the `url` of its top screen (its start URL when
+    /// `firstTime`: the tab's stack is made and its start URL loaded now).
+    case tabSelected(index: Int, title: String, url: String, firstTime: Bool)
     /// A download ended: the file in the Downloads folder, or why it failed (`error`).
     case downloadFinished(path: String)
     case downloadFailed(path: String, error: String)
@@ -126,6 +129,7 @@ package enum AutomationEvent: Sendable, Equatable {
         case visitCompleted = "visit.completed"
         case screenError = "screen.error"
         case modalPresented = "modal.presented", modalDismissed = "modal.dismissed"
+        case tabSelected = "tab.selected"
         case downloadFinished = "download.finished", downloadFailed = "download.failed"
         case permissionAnswered = "permission.answered", notification
         case pathConfigurationLoaded = "path-configuration.loaded", pathConfigurationError = "path-configuration.error"
@@ -190,6 +194,7 @@ package enum AutomationEvent: Sendable, Equatable {
         case .permissionAnswered: .permissionAnswered
         case .notification: .notification
         case .modalDismissed: .modalDismissed
+        case .tabSelected: .tabSelected
         case .pathConfigurationLoaded: .pathConfigurationLoaded
         case .pathConfigurationError: .pathConfigurationError
         case .turboReady: .turboReady
@@ -266,6 +271,11 @@ package enum AutomationEvent: Sendable, Equatable {
         case .modalPresented(let url, let width, let height):
             ["url": .string(url), "width": .number(Double(width)), "height": .number(Double(height))]
         case .modalDismissed(let reason): ["reason": .string(reason)]
+        case .tabSelected(let index, let title, let url, let firstTime):
+            [
+                "index": .number(Double(index)), "title": .string(title), "url": .string(url),
+                "firstTime": .bool(firstTime),
+            ]
         case .downloadFinished(let path): ["path": .string(path)]
         case .downloadFailed(let path, let error): ["path": .string(path), "error": .string(error)]
         case .permissionAnswered(let origin, let kind, let allowed, let remembered):

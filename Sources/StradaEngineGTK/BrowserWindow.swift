@@ -25,7 +25,17 @@ package final class BrowserWindow: NavigationWindow {
 
     let window: UnsafeMutablePointer<GtkWidget>
     let webView: WebView
-    private let backButton: UnsafeMutablePointer<GtkWidget>
+    let backButton: UnsafeMutablePointer<GtkWidget>
+    /// The main window this is a tab of (``init(tabOf:componentNames:originPolicy:session:userAgentPrefix:logger:)``),
+    /// sharing its `GtkWindow`, header bar and controls; `nil` for a window of its own.
+    package private(set) weak var tabHost: BrowserWindow?
+    /// Whether the window shows this web view: `false` for a tab not selected. Only then do its title and Back
+    /// reach the shared header bar.
+    package internal(set) var isShownInWindow = true
+    /// Whether the navigator wants Back shown (applied when this tab is shown).
+    var wantsBackButton = false
+    /// The view switcher, on a main window with tabs (``installTabs(_:)``).
+    package internal(set) var tabSwitcher: TabSwitcher?
     private var componentNames: [String]
     let logger: Logger
     /// Sees the start-up phases this window passes (see `init`).
@@ -45,7 +55,10 @@ package final class BrowserWindow: NavigationWindow {
     package private(set) weak var presentedModal: BrowserWindow?
 
     /// The modal presented over this window (the navigator's), part of this window's picture.
-    package func setPresentedModal(_ modal: (any NavigationWindow)?) { presentedModal = modal as? BrowserWindow }
+    /// A tab's modal is its main window's.
+    package func setPresentedModal(_ modal: (any NavigationWindow)?) {
+        if let tabHost { tabHost.setPresentedModal(modal) } else { presentedModal = modal as? BrowserWindow }
+    }
 
     /// Creates the window (not shown yet) announcing `componentNames`, with the app's optional user-agent
     /// prefix. `originPolicy`: which pages get the bridge and the Turbo adapter (scripts and routing).
@@ -59,18 +72,21 @@ package final class BrowserWindow: NavigationWindow {
     package init(
         title: String, componentNames: [String], originPolicy: OriginPolicy, session: NetworkSession,
         userAgentPrefix: String? = nil, webDriver: Bool = false, logger: Logger, modalOver parent: BrowserWindow? = nil,
-        size: (width: Int, height: Int)? = nil, onStartupPhase: (@MainActor (String) -> Void)? = nil
+        size: (width: Int, height: Int)? = nil, onStartupPhase: (@MainActor (String) -> Void)? = nil,
+        tabOf host: BrowserWindow? = nil
     ) {
         self.parent = parent
+        tabHost = host
         self.onStartupPhase = onStartupPhase
         self.originPolicy = originPolicy
         self.componentNames = componentNames
         self.logger = logger
         self.userAgentPrefix = userAgentPrefix
-        window = gtk_window_new()
+        window = host?.window ?? gtk_window_new()
         let gtkWindow = strada_gtk_window(window)
-        gtk_window_set_title(gtkWindow, title)
-        if let parent {
+        // A tab (`host`) lives in its host's window, already titled and sized.
+        if host == nil { gtk_window_set_title(gtkWindow, title) }
+        if host == nil, let parent {
             let parentWindow = strada_gtk_window(parent.window)
             let width = size?.width ?? Int(Double(max(gtk_widget_get_width(parent.window), 480)) * 0.8)
             let height = size?.height ?? Int(Double(max(gtk_widget_get_height(parent.window), 360)) * 0.8)
@@ -78,7 +94,7 @@ package final class BrowserWindow: NavigationWindow {
             gtk_window_set_transient_for(gtkWindow, parentWindow)
             gtk_window_set_modal(gtkWindow, 1)
             gtk_window_set_destroy_with_parent(gtkWindow, 1)
-        } else {
+        } else if host == nil {
             gtk_window_set_default_size(gtkWindow, Int32(size?.width ?? 960), Int32(size?.height ?? 640))
         }
 
@@ -89,29 +105,17 @@ package final class BrowserWindow: NavigationWindow {
         onStartupPhase?("webView")
         bridge = Bridge(webView: webView, logger: logger)
         content = ScreenContent(webView: webView.widget)
-        controls = WindowControls(window: window, webView: content.widget, title: title)
-        controls.attachAnchorView(webView)
         webView.installUserScripts(allowList: originPolicy.userScriptPatterns)
-
-        // Back, as GNOME apps have it: a button at the start of the header bar, Alt+Left, the mouse's back button.
-        backButton = gtk_button_new_from_icon_name("go-previous-symbolic")
-        gtk_widget_set_tooltip_text(backButton, "Back")
-        gtk_widget_set_visible(backButton, 0)
-        adw_header_bar_pack_start(strada_adw_header_bar(controls.headerBar), backButton)
-        onSignal(UnsafeMutableRawPointer(backButton), "clicked") { [weak self] in self?.onPageEvent?(.backRequested) }
-        if parent != nil {
-            // A modal, the GNOME way: one way out — Cancel at the start of its header bar (and Escape), no close
-            // button as well.
-            let cancel = gtk_button_new_with_mnemonic("_Cancel")!
-            adw_header_bar_set_show_end_title_buttons(strada_adw_header_bar(controls.headerBar), 0)
-            adw_header_bar_set_show_start_title_buttons(strada_adw_header_bar(controls.headerBar), 0)
-            adw_header_bar_pack_start(strada_adw_header_bar(controls.headerBar), cancel)
-            onSignal(UnsafeMutableRawPointer(cancel), "clicked") { [weak self] in self?.onPageEvent?(.dismissRequested)
-            }
-            onTrigger(keys: "Escape", .dismissRequested)
+        if let host {
+            controls = host.controls
+            backButton = host.backButton
+        } else {
+            controls = WindowControls(window: window, webView: content.widget, title: title)
+            controls.attachAnchorView(webView)
+            backButton = gtk_button_new_from_icon_name("go-previous-symbolic")
+            installWindowChrome(modal: parent != nil)
         }
-        onTrigger(keys: "<Alt>Left", button: 8, .backRequested)
-        onTrigger(keys: "<Control>r|F5", .refreshRequested)
+
         content.onRetry = { [weak self] in self?.onPageEvent?(.retryRequested) }
         strada_connect_permission_requests(
             webView.view,
@@ -138,7 +142,7 @@ package final class BrowserWindow: NavigationWindow {
                 MainActor.assumeIsolated { window.onPageEvent?(.notification(title: title, body: body)) }
             }, Unmanaged.passUnretained(self).toOpaque())
         installRouting()
-        if webDriver {
+        if webDriver, host == nil {
             strada_offer_web_view_to_automation(
                 webView.widget, Self.automationName, 1, 0, 0,
                 { session, data in
@@ -165,7 +169,7 @@ package final class BrowserWindow: NavigationWindow {
             guard let self else { return }
             let pageTitle = self.webView.title
             // A native screen shows its own title, an error screen its error's.
-            if case .web = self.content.page { self.controls.pageTitle = pageTitle }
+            if case .web = self.content.page, self.isShownInWindow { self.controls.pageTitle = pageTitle }
             self.onPageEvent?(.titleChanged(pageTitle))
         }
         onPointerSignal(viewPointer, "notify::uri") { [weak self] _ in
@@ -180,16 +184,7 @@ package final class BrowserWindow: NavigationWindow {
             self?.logger.error("the web content process \(text)")
             self?.onPageEvent?(.webProcessTerminated(reason: text))
         }
-        onBoolSignal(UnsafeMutableRawPointer(window), "close-request") { [weak self] in
-            guard let self else { return false }
-            if self.parent != nil {
-                self.onPageEvent?(.dismissRequested)
-                return true  // the navigator dismisses it (and destroys the window)
-            }
-            self.onPageEvent?(.windowClosed)
-            return false
-        }
-        if parent == nil { reportFirstFrame() }
+        if parent == nil, host == nil { reportFirstFrame() }
         onStartupPhase?("window")
     }
 
@@ -216,13 +211,18 @@ package final class BrowserWindow: NavigationWindow {
     /// Reports `event` when one of `keys` (GTK trigger syntax, alternatives with '|') is pressed, or mouse
     /// `button` (0: none), wherever the focus is.
     func onTrigger(keys: String, button: UInt32 = 0, _ event: PageEvent) {
-        let box = Unmanaged.passRetained(TriggerBox(window: self, event: event)).toOpaque()
+        onTrigger(keys: keys, button: button) { [weak self] in self?.onPageEvent?(event) }
+    }
+
+    /// Runs `action` when one of `keys` is pressed, or mouse `button` (0: none), wherever the focus is.
+    func onTrigger(keys: String, button: UInt32 = 0, action: @escaping @MainActor () -> Void) {
+        let box = Unmanaged.passRetained(TriggerBox(action: action)).toOpaque()
         strada_install_trigger(
             window, keys, button,
             { data in
                 guard let data else { return }
                 let box = Unmanaged<TriggerBox>.fromOpaque(data).takeUnretainedValue()
-                MainActor.assumeIsolated { box.window?.onPageEvent?(box.event) }
+                MainActor.assumeIsolated { box.action() }
             }, box, { data in data.map { Unmanaged<TriggerBox>.fromOpaque($0).release() } })
     }
 
@@ -232,8 +232,10 @@ package final class BrowserWindow: NavigationWindow {
     }
 
     /// Shows or hides the header bar's Back button (the navigator shows it when there is a screen to go back to).
+    /// A tab not shown keeps the wish for when it is shown (the button is its main window's).
     package func setBackButtonVisible(_ visible: Bool) {
-        gtk_widget_set_visible(backButton, visible ? 1 : 0)
+        wantsBackButton = visible
+        if isShownInWindow { gtk_widget_set_visible(backButton, visible ? 1 : 0) }
     }
 
     /// Opens `url` in the user's browser (reported, not launched, under automation).
@@ -324,19 +326,21 @@ package final class BrowserWindow: NavigationWindow {
 
     /// Shows the web view, the error screen for a failed visit, or a native screen (its widget kept by the
     /// window until ``removeNativeScreen(key:)``, its title — the path configuration's — shown instead of the
-    /// page's).
+    /// page's). A tab not shown changes its content, not the shared title.
     package func show(_ shown: ShownContent) {
+        let title: String
         switch shown {
         case .web:
             content.showWeb()
-            controls.pageTitle = webView.title
+            title = webView.title
         case .error(let error):
             content.showError(error)
-            controls.pageTitle = error.title
-        case .native(let key, let screen, let title):
+            title = error.title
+        case .native(let key, let screen, let nativeTitle):
             content.showNative(screen.widget.assumingMemoryBound(to: GtkWidget.self), name: key)
-            controls.pageTitle = title
+            title = nativeTitle
         }
+        if isShownInWindow { controls.pageTitle = title }
     }
 
     /// Releases the native screen shown under `key` (its screen is gone).
@@ -401,12 +405,8 @@ final class HandlerID: @unchecked Sendable {  // set and read on the main thread
     var value: gulong = 0
 }
 
-/// What a key or button trigger reports, for which window (released with the window).
+/// What a key or button trigger runs (released with the window).
 private final class TriggerBox: @unchecked Sendable {  // created and used on the main thread
-    weak var window: BrowserWindow?
-    let event: PageEvent
-    init(window: BrowserWindow, event: PageEvent) {
-        self.window = window
-        self.event = event
-    }
+    let action: @MainActor () -> Void
+    init(action: @escaping @MainActor () -> Void) { self.action = action }
 }

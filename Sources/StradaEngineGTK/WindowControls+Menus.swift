@@ -37,7 +37,7 @@ extension WindowControls {
                 width: Int32(max(anchor.width, 1)), height: Int32(max(anchor.height, 1)))
             gtk_popover_set_pointing_to(strada_gtk_popover(popover), &rect)
         } else {
-            gtk_widget_set_parent(popover, titleWidget)
+            gtk_widget_set_parent(popover, tabSwitcher?.title ?? titleWidget)
         }
         menus[menu.id] = MenuEntry(popover: popover, menu: menu, items: items, onChoice: onChoice)
         onSignal(UnsafeMutableRawPointer(popover), "closed") { [weak self] in

@@ -110,10 +110,12 @@ extension WindowControls {
         if let shown = chromeWindows[Self.shortcutsID] {
             return gtk_window_present(strada_gtk_window(shown.window))
         }
-        guard let shortcuts = strada_shortcuts_window_new(WindowShortcuts.builderXML(developer: developer), window)
-        else { return }
+        let tabs = tabSwitcher?.titles ?? []
+        let xml = WindowShortcuts.builderXML(developer: developer, tabs: tabs)
+        guard let shortcuts = strada_shortcuts_window_new(xml, window) else { return }
         present(
-            shortcuts, id: Self.shortcutsID, kind: "shortcuts", properties: WindowShortcuts.json(developer: developer))
+            shortcuts, id: Self.shortcutsID, kind: "shortcuts",
+            properties: WindowShortcuts.json(developer: developer, tabs: tabs))
     }
 
     /// Closes the About or Keyboard Shortcuts window `id` (as Escape does); `false` when it is not shown.

@@ -20,6 +20,7 @@ extension WindowControls {
         let subtitle = componentTitle?.subtitle
         adw_window_title_set_title(strada_adw_window_title(titleWidget), title)
         adw_window_title_set_subtitle(strada_adw_window_title(titleWidget), subtitle ?? "")
+        tabSwitcher?.setTitle(title, subtitle: subtitle)
         gtk_window_set_title(strada_gtk_window(window), title)
         observer?(.windowTitle(title: title, subtitle: subtitle))
     }

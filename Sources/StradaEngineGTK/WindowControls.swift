@@ -45,6 +45,8 @@ package final class WindowControls {
     let toastOverlay: UnsafeMutablePointer<GtkWidget>
     let searchBar: UnsafeMutablePointer<GtkWidget>
     let searchEntry: UnsafeMutablePointer<GtkWidget>
+    /// The view switcher of an app with tabs (``installTabs(_:)``); its title widget replaces ``titleWidget``.
+    var tabSwitcher: TabSwitcher?
     /// The web view, where a menu with an `anchor` points.
     private(set) weak var anchorView: (any AnchorView)?
     var buttons: [String: ButtonEntry] = [:]

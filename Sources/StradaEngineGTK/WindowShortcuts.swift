@@ -25,17 +25,20 @@ package enum WindowShortcuts {
     package static let reload = Shortcut(title: "Reload", keys: ["<Control>r", "F5"])
     package static let inspector = Shortcut(title: "Web Inspector", keys: ["F12", "<Control><Shift>i"])
 
-    /// The groups the shortcuts window shows; the inspector only in developer mode.
-    package static func groups(developer: Bool) -> [Group] {
-        [
+    /// The groups the shortcuts window shows; the inspector only in developer mode; with `tabs` (an app with
+    /// tabs: their titles), Ctrl+1 … Ctrl+9 for the first nine.
+    package static func groups(developer: Bool, tabs: [String] = []) -> [Group] {
+        let tabKeys = tabs.prefix(9).enumerated().map { Shortcut(title: "Show \($1)", keys: ["<Control>\($0 + 1)"]) }
+        return [
             Group(title: "General", shortcuts: [primaryMenu, showShortcuts, closeWindow, quit]),
             Group(title: "Navigation", shortcuts: [back, reload]),
-        ] + (developer ? [Group(title: "Developer", shortcuts: [inspector])] : [])
+        ] + (tabKeys.isEmpty ? [] : [Group(title: "Tabs", shortcuts: tabKeys)])
+            + (developer ? [Group(title: "Developer", shortcuts: [inspector])] : [])
     }
 
     /// The shortcuts window as GtkBuilder XML (GTK 4.8 builds its sections only from a builder), its id
     /// `shortcuts`.
-    package static func builderXML(developer: Bool) -> String {
+    package static func builderXML(developer: Bool, tabs: [String] = []) -> String {
         func escaped(_ text: String) -> String {
             text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
                 .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
@@ -48,7 +51,7 @@ package enum WindowShortcuts {
             return [open] + content.map { "  " + $0 } + ["</object>"]
         }
         func child(_ lines: [String]) -> [String] { ["<child>"] + lines.map { "  " + $0 } + ["</child>"] }
-        let groups = groups(developer: developer).flatMap { group in
+        let groups = groups(developer: developer, tabs: tabs).flatMap { group in
             child(
                 object(
                     "GtkShortcutsGroup",
@@ -71,8 +74,8 @@ package enum WindowShortcuts {
 
     /// The shortcuts window's control properties on the automation channel: `groups`, each a `title` and its
     /// `shortcuts` (`title`, `keys`).
-    package static func json(developer: Bool) -> JSONObject {
-        let groups = groups(developer: developer).map { group -> JSON in
+    package static func json(developer: Bool, tabs: [String] = []) -> JSONObject {
+        let groups = groups(developer: developer, tabs: tabs).map { group -> JSON in
             let shortcuts = group.shortcuts.map { shortcut -> JSON in
                 ["title": .string(shortcut.title), "keys": .array(shortcut.keys.map(JSON.string))]
             }

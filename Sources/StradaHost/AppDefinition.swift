@@ -1,6 +1,7 @@
 import Foundation
 package import StradaCore
 package import StradaEngineGTK
+package import StradaNavigation
 package import StradaPluginHost
 
 /// An app built on the host, described in one JSON file a team hand-edits and ships: its id, name, start
@@ -44,6 +45,8 @@ package struct AppDefinition: Sendable, Equatable {
     package var categories = ["Network"]
     package var keywords: [String] = []
     package var startupWMClass: String?
+    /// The app's tabs (``tabs(from:file:)``); empty: one stack, no view switcher.
+    package var tabs: [TabDefinition] = []
     /// The file it was read from (absolute).
     package var path: String
 
@@ -51,7 +54,7 @@ package struct AppDefinition: Sendable, Equatable {
     package static let keys = [
         "id", "name", "start_url", "allowed_origins", "plugins", "system_plugins", "path_configuration",
         "user_agent_prefix", "window", "icon", "color_scheme", "version", "developer_name", "website", "license",
-        "menu", "developer", "categories", "keywords", "startup_wm_class", "grants",
+        "menu", "developer", "categories", "keywords", "startup_wm_class", "grants", "tabs",
         "require_signed_plugins",
     ]
 
@@ -198,6 +201,7 @@ package struct AppDefinition: Sendable, Equatable {
             throw fail("\"\(key)\" must be words without \";\" (the desktop entry's separator)")
         }
         startupWMClass = try string("startup_wm_class")
+        tabs = try Self.tabs(from: object["tabs"], file: path)
     }
 
     /// The primary menu items of a definition's `menu`: an array of `{"title": …, "url": …}` or
@@ -277,7 +281,7 @@ package struct AppDefinition: Sendable, Equatable {
             && lhs.grants == rhs.grants && lhs.requireSignedPlugins == rhs.requireSignedPlugins
             && lhs.about == rhs.about && lhs.menu == rhs.menu && lhs.developer == rhs.developer
             && lhs.categories == rhs.categories && lhs.keywords == rhs.keywords
-            && lhs.startupWMClass == rhs.startupWMClass
+            && lhs.startupWMClass == rhs.startupWMClass && lhs.tabs == rhs.tabs
     }
 }
 

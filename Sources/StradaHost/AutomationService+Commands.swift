@@ -42,6 +42,12 @@ extension AutomationService {
             } else {
                 channel?.emit(.commandError(command: name, error: "there is no screen to go back to"))
             }
+        case .selectTab(let index):
+            if let error = target.selectTab(index) {
+                channel?.emit(.commandError(command: name, error: error))
+            } else {
+                channel?.emit(.commandOK(command: name, details: ["index": .number(Double(index))]))
+            }
         case .listControls:
             channel?.emit(.controls(target.controlSnapshots()))
         case .app:

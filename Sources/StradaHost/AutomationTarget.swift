@@ -30,6 +30,8 @@ protocol AutomationTarget: AnyObject {
     func navigate(_ url: String)
     /// Dismisses the modal; `false` when none is presented.
     func dismissModal() -> Bool
+    /// Shows tab `index` of an app with tabs; why it cannot (no tabs, no such tab, a modal presented), or `nil`.
+    func selectTab(_ index: Int) -> String?
     /// Calls `action` of the loaded plugin `pluginID`; `completion` gets the result (at once for a plugin in the
     /// host's process, once its worker answers under `--isolate`).
     func call(

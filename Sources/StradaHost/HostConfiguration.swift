@@ -1,6 +1,7 @@
 import Foundation
 package import StradaCore
 package import StradaEngineGTK
+package import StradaNavigation
 package import StradaPluginHost
 
 /// What `strada-host run` was asked to do: the start page, who gets the bridge, where plugins come from,
@@ -54,6 +55,8 @@ package struct HostConfiguration: Sendable {
     /// The window's class on X11 (`WM_CLASS`, what a desktop entry's `StartupWMClass` names; default the
     /// app's id).
     package var windowClass: String?
+    /// The app's tabs (its definition's `tabs`): empty for one stack without a view switcher.
+    package var tabs: [TabDefinition] = []
     /// The URL the command line named: a later launch of a running app hands it to the running instance
     /// (`nil`: the later launch only raises the running instance's window).
     package var requestedURL: String?

@@ -93,9 +93,11 @@ extension HostSession {
     /// reloaded.
     func componentsChanged() {
         let registrations = reloadable.registrations
-        _ = navigator.reloadComponents(named: [], registrations: registrations)
+        for navigator in windows.allNavigators {
+            _ = navigator.reloadComponents(named: [], registrations: registrations)
+        }
         let names = ComponentRegistration.uniqueNames(registrations)
-        if window.setComponentNames(names) {
+        if windows.setComponentNames(names) {
             let list = names.joined(separator: " ")
             logger.info("the set of components changed to [\(list)]: user agent updated, page reloaded")
             automation?.emit(.hostComponents(components: names, userAgent: window.userAgent))
@@ -125,8 +127,11 @@ extension HostSession {
         // Instances go before the plugin's shutdown; a name another plugin also serves is reloaded with it.
         let registrations = reloadable.registrations
         let served = Set(ComponentRegistration.uniqueNames(registrations))
-        navigator.destroyComponents(named: components.filter { !served.contains($0) }, registrations: registrations)
-        _ = navigator.reloadComponents(named: components.filter(served.contains), registrations: registrations)
+        for navigator in windows.allNavigators {
+            navigator.destroyComponents(
+                named: components.filter { !served.contains($0) }, registrations: registrations)
+            _ = navigator.reloadComponents(named: components.filter(served.contains), registrations: registrations)
+        }
         known.shutdown()
         automation?.emit(.pluginRemoved(path: path, components: components))
         componentsChanged()

@@ -129,12 +129,17 @@ package final class HostSession {
             desktop.downloadEnded(path, error: error, in: windows.activeWindow)
         }
         automationService.start(
-            target: self, greeting: { [windows] in windows.navigator.screens.map(AutomationEvent.screenPushed) })
+            target: self, greeting: { [windows] in windows.shownNavigator.screens.map(AutomationEvent.screenPushed) })
         for plugin in isolated { observe(plugin) }
         workers.onStarted = { [weak self] plugin in self?.observe(plugin) }
         registry.onSwap = { [weak self] names in
             guard let self else { return [] }
-            return navigator.reloadComponents(named: names, registrations: registry.registrations)
+            var reloaded: [String] = []  // the instances renewed on the screen shown (of the tab shown)
+            for navigator in windows.allNavigators {
+                let done = navigator.reloadComponents(named: names, registrations: registry.registrations)
+                if navigator === windows.shownNavigator { reloaded = done }
+            }
+            return reloaded
         }
         if configuration.watch {
             let directories = configuration.pluginDirectories
@@ -160,7 +165,7 @@ package final class HostSession {
         pathConfiguration.load()
         windows.nativeScreen = { [weak self] url in self?.nativeScreen(for: url) }
         // The load first: the web process starts while the window is shown and laid out.
-        windows.main.load(url: configuration.startURL)
+        windows.loadStartPage(configuration.startURL, requested: configuration.requestedURL)
         windows.main.present()
         StartupTimeline.mark("present")
         return loop.run()
@@ -205,7 +210,7 @@ package final class HostSession {
     /// the loop with `code`.
     private func quit(_ code: Int32, _ reason: String) {
         desktop.keepWindowState(of: windows.main)
-        navigator.tearDown()
+        for navigator in windows.allNavigators { navigator.tearDown() }
         registry.shutdownAll()
         for plugin in isolated { plugin.shutdown() }
         logger.info("exiting (\(code)): \(reason)")
@@ -228,7 +233,8 @@ extension HostSession: AutomationTarget {
         let developer = configuration.developer
         return [
             "menu": .object(PrimaryMenu(appItems: configuration.menuItems, appName: configuration.title).json),
-            "about": .object(windows.about.json), "shortcuts": .object(WindowShortcuts.json(developer: developer)),
+            "about": .object(windows.about.json),
+            "shortcuts": .object(WindowShortcuts.json(developer: developer, tabs: configuration.tabs.map(\.title))),
             "developer": .bool(developer),
         ]
     }
@@ -248,9 +254,11 @@ extension HostSession: AutomationTarget {
 
     func visit(_ url: String, action: VisitAction) { windows.activeNavigator.visit(url, action: action) }
 
-    func navigate(_ url: String) { navigator.navigate(url) }
+    func navigate(_ url: String) { windows.shownNavigator.navigate(url) }
 
-    func dismissModal() -> Bool { navigator.dismissModal(reason: "command") }
+    func dismissModal() -> Bool { windows.shownNavigator.dismissModal(reason: "command") }
+
+    func selectTab(_ index: Int) -> String? { windows.selectTab(index) }
 
     func call(
         plugin pluginID: String, action: String, arguments: [JSON],

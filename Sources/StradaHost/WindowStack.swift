@@ -21,13 +21,21 @@ final class WindowStack {
     /// A plugin's native screen for a visit to a URL, or `nil` for the web page (every navigator asks this).
     var nativeScreen: (@MainActor (_ url: String) -> (any NativeScreenView)?)?
 
-    private let configuration: HostConfiguration
-    private let registrations: [ComponentRegistration]
-    private let desktop: DesktopIntegration
+    /// An app with tabs: which tab is shown and which are loaded, the view switcher, and each loaded tab's
+    /// navigator (the first tab's is ``navigator``). `nil` without tabs (`WindowStack+Tabs.swift`).
+    var tabs: TabSet?
+    var tabSwitcher: TabSwitcher?
+    var tabNavigators: [Int: Navigator] = [:]
+    /// The URL the command line named, loaded by the first tab instead of its start URL.
+    var firstTabURL: String?
+
+    let configuration: HostConfiguration
+    let registrations: [ComponentRegistration]
+    let desktop: DesktopIntegration
     private let pathConfiguration: PathConfigurationStore
-    private let automation: AutomationChannel?
+    let automation: AutomationChannel?
     private let output: HostOutput
-    private let logger: Logger
+    let logger: Logger
     private var crashPolicy = WebProcessCrashPolicy()
 
     /// Builds the main window (not shown yet: ``BrowserWindow/present()``) with its navigator, sized and
@@ -64,6 +72,7 @@ final class WindowStack {
             developer: configuration.developer
         ) { [weak self] action in self?.menuAction(action) }
         navigator.makeModal = { [weak self] url, properties in self?.presentModal(url, properties: properties) }
+        if !configuration.tabs.isEmpty { installTabs(configuration.tabs) }
     }
 
     /// What the About window says: the app definition's, else the window title.
@@ -79,22 +88,25 @@ final class WindowStack {
         }
     }
 
-    /// The window the user acts in: the modal when one is presented, else the main window.
-    var activeWindow: BrowserWindow { (navigator.modal?.window as? BrowserWindow) ?? main }
+    /// The window the user acts in: the modal when one is presented, else the main window (whose controls
+    /// are the shown tab's).
+    var activeWindow: BrowserWindow { (shownNavigator.modal?.window as? BrowserWindow) ?? main }
 
-    /// The navigator of the stack the user acts in: the modal's when one is presented, else the main one.
-    var activeNavigator: Navigator { navigator.modal ?? navigator }
+    /// The navigator of the stack the user acts in: the modal's when one is presented, else the shown tab's
+    /// (the main one without tabs).
+    var activeNavigator: Navigator { shownNavigator.modal ?? shownNavigator }
 
-    /// A later launch of the app asked for `url`: the main window visits it (a new main stack, as `navigate`).
+    /// A later launch of the app asked for `url`: the main window visits it (a new stack in the tab shown,
+    /// as `navigate`).
     func visitFromLaterLaunch(_ url: String) {
         logger.info("a later launch asked for \(url)")
-        navigator.navigate(url)
+        shownNavigator.navigate(url)
         main.present()
     }
 
     /// A window of the session (a modal when `parent` is given): the app's title and user agent, the
     /// component names announced, the session's network session.
-    private static func makeWindow(
+    static func makeWindow(
         _ configuration: HostConfiguration, names: [String], session: NetworkSession, logger: Logger,
         modalOver parent: BrowserWindow? = nil, size: (width: Int, height: Int)?, webDriver: Bool = false,
         onStartupPhase: (@MainActor (String) -> Void)? = nil
@@ -110,7 +122,7 @@ final class WindowStack {
     /// becomes trace lines and automation events; control changes are reported; navigations are routed by
     /// its navigator; page events are reported, handled by its navigator, and the rest by
     /// ``pageEventLeftOver(_:in:of:)``.
-    private func wire(_ window: BrowserWindow, to navigator: Navigator) {
+    func wire(_ window: BrowserWindow, to navigator: Navigator) {
         let channel = automation, trace = configuration.trace, output = output
         navigator.report = { event in channel?.emit(event) }
         navigator.pathProperties = { [pathConfiguration] url in pathConfiguration.current.properties(for: url) }
@@ -134,7 +146,10 @@ final class WindowStack {
         window.decideRoute = { [weak navigator] request in navigator?.route(request) ?? false }
         window.onPageEvent = { [weak self, weak window, weak navigator] event in
             if let automation = AutomationEvent(event) { channel?.emit(automation) }
-            guard let window, let navigator, !navigator.handle(event) else { return }
+            guard let window, var navigator else { return }
+            // The main window's Back, Ctrl+R and F5 act on the tab shown.
+            if window === self?.main, event.isWindowLevel, let shown = self?.shownNavigator { navigator = shown }
+            guard !navigator.handle(event) else { return }
             self?.pageEventLeftOver(event, in: window, of: navigator)
         }
     }
@@ -147,7 +162,7 @@ final class WindowStack {
         switch event {
         case .permissionRequested(let request): desktop.decide(request, in: window)
         case .notification(let title, let body): desktop.show(notification: title, body: body, in: activeWindow)
-        case .closeRequestedByPage where isModal: self.navigator.dismissModal(reason: "closed by the page")
+        case .closeRequestedByPage where isModal: navigator.parent?.dismissModal(reason: "closed by the page")
         case .closeRequestedByPage: onQuit?(0, "the page called window.close()")
         case .windowClosed where !isModal: onQuit?(0, "the window was closed")
         case .quitRequested: onQuit?(0, "the user quit (Ctrl+Q)")
@@ -166,7 +181,7 @@ final class WindowStack {
     /// A modal over the main window for a visit to `url`: its own window (sized by the rule's
     /// `modal_style`, or `width` and `height`), web view, bridge and screen stack, with the path
     /// configuration and native screens of the main one.
-    private func presentModal(_ url: String, properties: PathProperties) -> Navigator? {
+    func presentModal(_ url: String, properties: PathProperties) -> Navigator? {
         let registrations = navigator.registrations
         let size = properties.modalSize(over: main.size)
         let window = Self.makeWindow(

@@ -194,8 +194,10 @@ struct Run: ParsableCommand {
         let plugins = PluginDirectories.searched(
             given: pluginDirectories, app: app?.pluginDirectories ?? [],
             includeSystem: systemPlugins ?? app?.systemPlugins ?? true)
+        // A tab's start URL is the app's as much as start_url is: its origin gets the bridge.
+        let tabURLs = app?.tabs.map(\.startURL) ?? []
         var configuration = HostConfiguration(
-            startURL: try pageURL(), originPolicy: OriginPolicy(allowed: [try pageURL()] + origins),
+            startURL: try pageURL(), originPolicy: OriginPolicy(allowed: [try pageURL()] + origins + tabURLs),
             pluginDirectories: plugins)
         configuration.automationEvents =
             automation ? (automationEvents?.split(separator: ",").map(String.init) ?? [""]) : nil
@@ -222,6 +224,7 @@ struct Run: ParsableCommand {
         configuration.menuItems = app?.menu ?? []
         configuration.about = app?.about
         configuration.windowClass = app?.startupWMClass
+        configuration.tabs = app?.tabs ?? []
         let exitCode = try MainActor.assumeIsolated { () throws -> Int32 in
             LoggingSystem.bootstrap { label in
                 var handler = StreamLogHandler.standardError(label: label)

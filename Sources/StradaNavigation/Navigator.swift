@@ -42,6 +42,9 @@ package final class Navigator {
     package internal(set) var modal: Navigator?
     /// What the navigator waits for.
     package internal(set) var pending: PendingVisit = .none
+    /// Whether the window shows this stack: `false` while its tab is switched away from
+    /// (`Navigator+Tabs.swift`); its screens still change, their controls stay out of the window.
+    package internal(set) var isShownInWindow = true
     package private(set) var registrations: [ComponentRegistration]
     let originPolicy: OriginPolicy
     package let logger: Logger
@@ -81,7 +84,7 @@ package final class Navigator {
         screen.action = action
         top?.disappear()
         stack.append(screen)
-        screen.appear(bridge: window.bridge)
+        screen.appear(bridge: window.bridge, showingControls: isShownInWindow)
         changed(.screenPushed, screen, action)
     }
 
@@ -92,7 +95,7 @@ package final class Navigator {
             old.destroy()
         }
         stack.append(screen)
-        screen.appear(bridge: window.bridge)
+        screen.appear(bridge: window.bridge, showingControls: isShownInWindow)
         changed(.screenReplaced, screen, action)
     }
 
@@ -106,7 +109,7 @@ package final class Navigator {
             screen.destroy()
             logger.debug("screen \(screen.number) (\(screen.url)) popped")
         }
-        revealed.appear(bridge: window.bridge)
+        revealed.appear(bridge: window.bridge, showingControls: isShownInWindow)
         changed(.screenPopped, revealed, action)
     }
 
@@ -180,7 +183,7 @@ package final class Navigator {
         guard let top else { return }
         if let document = top.document, document != documents {
             logger.debug("screen \(top.number) (\(top.url)) has a new document: new component instances")
-            top.resetComponents(bridge: window.bridge)
+            top.resetComponents(bridge: window.bridge, showingControls: isShownInWindow)
         }
         top.document = documents
     }

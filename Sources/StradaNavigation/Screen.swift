@@ -58,10 +58,11 @@ package final class Screen: BridgeDestination {
         ComponentControls(base: controls, idPrefix: componentName + ".")
     }
 
-    /// The screen is now on top: it gets the web view's bridge, its controls come back as they were, and
-    /// its components get did-load (first time only), will-appear and did-appear.
-    func appear(bridge: Bridge) {
-        controls.show()
+    /// The screen is now on top: it gets the web view's bridge, its controls come back as they were (unless
+    /// `showingControls` is `false`: its tab is not shown), and its components get did-load (first time
+    /// only), will-appear and did-appear.
+    func appear(bridge: Bridge, showingControls: Bool = true) {
+        if showingControls { controls.show() }
         delegate.webViewDidBecomeActive(bridge)
         if !loaded {
             loaded = true
@@ -80,6 +81,22 @@ package final class Screen: BridgeDestination {
         controls.hide()
     }
 
+    /// The screen's tab is switched away from: its components get will- and did-disappear and its controls
+    /// leave the window (kept). It keeps the bridge: the tab keeps its web view, as upstream's tabs do.
+    func tabHidden() {
+        delegate.onViewWillDisappear()
+        delegate.onViewDidDisappear()
+        controls.hide()
+    }
+
+    /// The screen's tab is shown again: its controls come back as they were, its components get will- and
+    /// did-appear.
+    func tabShown() {
+        controls.show()
+        delegate.onViewWillAppear()
+        delegate.onViewDidAppear()
+    }
+
     /// The screen is gone for good: its controls are removed and its components destroyed.
     func destroy() {
         controls.removeAll()
@@ -93,13 +110,15 @@ package final class Screen: BridgeDestination {
 
     /// A new document now stands behind this screen (a reload, or a history entry WebKit loaded again
     /// instead of restoring it): the components that talked to the old document go, new ones will come.
-    func resetComponents(bridge: Bridge?) {
-        let shown = controls.isShown
-        if shown { disappear() }
+    /// `showingControls`: whether the screen's tab is shown (a top screen of a hidden tab gets the bridge, not
+    /// the window).
+    func resetComponents(bridge: Bridge?, showingControls: Bool = true) {
+        let onTop = controls.isShown || (bridge != nil && !showingControls)
+        if onTop { disappear() }
         destroy()
         delegate = BridgeDelegate(location: url, destination: self, components: registrations, logger: logger)
         loaded = false
-        if shown, let bridge { appear(bridge: bridge) }
+        if onTop, let bridge { appear(bridge: bridge, showingControls: showingControls) }
     }
 
     /// A plugin is gone: its components' instances here are destroyed; new screens use `registrations`.

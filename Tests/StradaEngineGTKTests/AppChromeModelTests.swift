@@ -48,4 +48,15 @@ struct AppChromeModelTests {
         #expect(xml.contains(#"<property name="accelerator">&lt;Control&gt;question</property>"#))
         #expect(!xml.contains("Web Inspector"))
     }
+
+    @Test func anAppWithTabsListsCtrlDigitForEachOfItsFirstNineTabs() {
+        let groups = WindowShortcuts.groups(developer: false, tabs: ["Inbox", "Files", "Me"])
+        #expect(groups.map(\.title) == ["General", "Navigation", "Tabs"])
+        #expect(groups.last?.shortcuts.map(\.title) == ["Show Inbox", "Show Files", "Show Me"])
+        #expect(groups.last?.shortcuts.map(\.keys) == [["<Control>1"], ["<Control>2"], ["<Control>3"]])
+        let many = WindowShortcuts.groups(developer: true, tabs: (1...12).map { "Tab \($0)" })
+        #expect(many.map(\.title) == ["General", "Navigation", "Tabs", "Developer"])
+        #expect(many[2].shortcuts.count == 9)
+        #expect(WindowShortcuts.builderXML(developer: false, tabs: ["Inbox", "Files"]).contains("&lt;Control&gt;2"))
+    }
 }

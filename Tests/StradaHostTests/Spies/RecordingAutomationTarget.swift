@@ -54,6 +54,11 @@ final class RecordingAutomationTarget: AutomationTarget {
         return hasModal
     }
 
+    func selectTab(_ index: Int) -> String? {
+        calls.append("selectTab \(index)")
+        return nil
+    }
+
     func call(
         plugin pluginID: String, action: String, arguments: [JSON],
         completion: @escaping @MainActor (Result<JSON, PluginCallError>) -> Void
