@@ -42,6 +42,10 @@ package struct AppDefinition: Sendable, Equatable {
     package var categories = ["Network"]
     package var keywords: [String] = []
     package var startupWMClass: String?
+    /// The URL schemes the app opens (`"url_schemes": ["myapp"]`, lowercase): its desktop entry handles them
+    /// (`x-scheme-handler/myapp`) and `myapp://posts/1` opens `/posts/1` on the start URL's origin
+    /// (``DeepLink``).
+    package var urlSchemes: [String] = []
     /// The file it was read from (absolute).
     package var path: String
 
@@ -49,7 +53,7 @@ package struct AppDefinition: Sendable, Equatable {
     package static let keys = [
         "id", "name", "start_url", "allowed_origins", "plugins", "system_plugins", "path_configuration",
         "user_agent_prefix", "window", "icon", "color_scheme", "version", "developer_name", "website", "license",
-        "menu", "developer", "categories", "keywords", "startup_wm_class", "grants",
+        "menu", "developer", "categories", "keywords", "startup_wm_class", "url_schemes", "grants",
     ]
 
     /// Reads and checks the definition at `path`. The error is one line naming the file and the key.
@@ -190,6 +194,8 @@ package struct AppDefinition: Sendable, Equatable {
             throw fail("\"\(key)\" must be words without \";\" (the desktop entry's separator)")
         }
         startupWMClass = try string("startup_wm_class")
+        urlSchemes = try strings("url_schemes").map { $0.lowercased() }
+        if let reason = DeepLink.problem(schemes: urlSchemes, startURL: startURL) { throw fail(reason) }
     }
 
     /// The primary menu items of a definition's `menu`: an array of `{"title": …, "url": …}` or
@@ -269,7 +275,7 @@ package struct AppDefinition: Sendable, Equatable {
             && lhs.grants == rhs.grants
             && lhs.about == rhs.about && lhs.menu == rhs.menu && lhs.developer == rhs.developer
             && lhs.categories == rhs.categories && lhs.keywords == rhs.keywords
-            && lhs.startupWMClass == rhs.startupWMClass
+            && lhs.startupWMClass == rhs.startupWMClass && lhs.urlSchemes == rhs.urlSchemes
     }
 }
 

@@ -13,7 +13,8 @@ struct Run: ParsableCommand {
     @Argument(
         help: ArgumentHelp(
             "The page to open: an http(s)/file URL, or a path to an HTML file (default: the app's start_url; "
-                + "with --webdriver: a blank page, the driver navigates)."))
+                + "with --webdriver: a blank page, the driver navigates). With --app, also a deep link in one of "
+                + "the app's url_schemes (myapp://posts/1 opens /posts/1 on the start_url's origin)."))
     var page: String?
 
     @Option(
@@ -160,6 +161,11 @@ struct Run: ParsableCommand {
             }
             return "about:blank"
         }
+        if let app = try appDefinition(), DeepLink.isDeepLink(page) {
+            do { return try DeepLink.page(for: page, schemes: app.urlSchemes, startURL: app.startURL) } catch {
+                throw DeepLinkRefused(description: error.description)
+            }
+        }
         if page.contains("://") || page.hasPrefix("about:") || page.hasPrefix("data:") { return page }
         let absolute = URL(fileURLWithPath: page).standardizedFileURL
         guard FileManager.default.fileExists(atPath: absolute.path) else {
@@ -245,3 +251,8 @@ struct Run: ParsableCommand {
 }
 
 extension CodecSettings.KeyStrategy: ExpressibleByArgument {}
+
+/// A deep link the app does not open: its one line, printed as is (no usage text after it).
+struct DeepLinkRefused: Error, CustomStringConvertible {
+    let description: String
+}
