@@ -138,6 +138,7 @@ package final class BrowserWindow: NavigationWindow {
                 MainActor.assumeIsolated { window.onPageEvent?(.notification(title: title, body: body)) }
             }, Unmanaged.passUnretained(self).toOpaque())
         installRouting()
+        installFilesAndPrinting()
         if webDriver {
             strada_offer_web_view_to_automation(
                 webView.widget, Self.automationName, 1, 0, 0,
