@@ -16,7 +16,7 @@ static char **strada_file_chooser_accept(WebKitFileChooserRequest *request) {
     GPtrArray *accept = g_ptr_array_new();
     GtkFileFilter *filter = webkit_file_chooser_request_get_mime_types_filter(request);
     if (filter) {
-        GVariant *serialised = gtk_file_filter_to_gvariant(filter);
+        GVariant *serialised = g_variant_ref_sink(gtk_file_filter_to_gvariant(filter));
         GVariantIter *rules = NULL;
         const char *name = NULL;
         g_variant_get(serialised, "(&sa(us))", &name, &rules);

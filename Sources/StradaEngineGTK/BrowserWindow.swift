@@ -377,6 +377,7 @@ package final class BrowserWindow: NavigationWindow {
         switch event {
         case WEBKIT_LOAD_COMMITTED:
             webView.syncURL()
+            controls.dropPageRequests()
             let url = webView.currentURL ?? ""
             committedURL = url
             let bridged = originPolicy.allows(url)

@@ -108,6 +108,12 @@ extension WindowControls {
         return false
     }
 
+    /// A new document replaced the page that asked: its file chooser is cancelled and its print request dropped.
+    func dropPageRequests() {
+        _ = cancelPageRequest(id: Self.fileChooserID)
+        _ = cancelPageRequest(id: Self.printID)
+    }
+
     /// A print job ended (`error` nil: its file is written).
     func printEnded(error: String?) {
         let path = printingTo ?? ""
