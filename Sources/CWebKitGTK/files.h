@@ -62,7 +62,12 @@ static inline void strada_file_chooser_answer(void *request, const char *const *
     g_object_unref(request);
 }
 
-static void strada_native_chooser_response(GtkNativeDialog *dialog, int response, gpointer request) {
+/* What the user chose in the native chooser: `count` absolute paths (0: cancelled). */
+typedef void (*strada_files_chosen)(const char *const *paths, guint count, void *data);
+typedef struct { strada_files_chosen chosen; void *data; } strada_native_chooser;
+
+static void strada_native_chooser_response(GtkNativeDialog *dialog, int response, gpointer data) {
+    strada_native_chooser *chooser = data;
     GPtrArray *paths = g_ptr_array_new_with_free_func(g_free);
     if (response == GTK_RESPONSE_ACCEPT) {
         GListModel *files = gtk_file_chooser_get_files(GTK_FILE_CHOOSER(dialog));
@@ -74,24 +79,31 @@ static void strada_native_chooser_response(GtkNativeDialog *dialog, int response
         }
         g_object_unref(files);
     }
-    strada_file_chooser_answer(request, (const char *const *)paths->pdata, paths->len);
+    chooser->chosen((const char *const *)paths->pdata, paths->len, chooser->data);
     g_ptr_array_unref(paths);
+    g_free(chooser);
     g_object_unref(dialog);
 }
 
 /* Asks the user with the desktop's own chooser (GtkFileChooserNative: the file chooser portal where there is
-   one), over `parent`, with the page's `accept` filter and `multiple`; answers the request. */
-static inline void strada_file_chooser_run_native(void *request, GtkWidget *parent) {
-    WebKitFileChooserRequest *chooser = WEBKIT_FILE_CHOOSER_REQUEST(request);
-    gboolean multiple = webkit_file_chooser_request_get_select_multiple(chooser);
+   one), over `parent`, with the request's `accept` filter and `multiple` — or for folders (`folders`, an
+   `<input webkitdirectory>`); `chosen(paths, count, data)` once it is closed (count 0: cancelled). */
+static inline void strada_file_chooser_run_native(void *request, GtkWidget *parent, gboolean folders,
+                                                  strada_files_chosen chosen, void *data) {
+    WebKitFileChooserRequest *webkit = WEBKIT_FILE_CHOOSER_REQUEST(request);
+    gboolean multiple = webkit_file_chooser_request_get_select_multiple(webkit);
+    const char *title = folders ? "Select Folder" : multiple ? "Select Files" : "Select File";
     GtkFileChooserNative *dialog = gtk_file_chooser_native_new(
-        multiple ? "Select Files" : "Select File", GTK_WINDOW(parent), GTK_FILE_CHOOSER_ACTION_OPEN, "_Select",
-        "_Cancel");
+        title, GTK_WINDOW(parent), folders ? GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER : GTK_FILE_CHOOSER_ACTION_OPEN,
+        "_Select", "_Cancel");
     gtk_file_chooser_set_select_multiple(GTK_FILE_CHOOSER(dialog), multiple);
-    GtkFileFilter *filter = webkit_file_chooser_request_get_mime_types_filter(chooser);
-    if (filter) gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(dialog), filter);
+    GtkFileFilter *filter = webkit_file_chooser_request_get_mime_types_filter(webkit);
+    if (filter && !folders) gtk_file_chooser_add_filter(GTK_FILE_CHOOSER(dialog), filter);
     gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(dialog), TRUE);
-    g_signal_connect(dialog, "response", G_CALLBACK(strada_native_chooser_response), request);
+    strada_native_chooser *chooser = g_new0(strada_native_chooser, 1);
+    chooser->chosen = chosen;
+    chooser->data = data;
+    g_signal_connect(dialog, "response", G_CALLBACK(strada_native_chooser_response), chooser);
     gtk_native_dialog_show(GTK_NATIVE_DIALOG(dialog));
 }
 
@@ -161,3 +173,4 @@ static inline void strada_print_run_dialog(void *operation, GtkWidget *parent) {
     webkit_print_operation_run_dialog(WEBKIT_PRINT_OPERATION(operation), GTK_WINDOW(parent));
     g_object_unref(operation);
 }
+

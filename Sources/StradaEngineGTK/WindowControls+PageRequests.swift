@@ -5,8 +5,8 @@ import StradaCore
 /// A page's file chooser (`<input type=file>`) and print request (`window.print()`): the desktop's own
 /// chooser (`GtkFileChooserNative`, the file chooser portal where there is one) and GTK's print dialog — or,
 /// under automation (``asksTheUser`` off), controls reported to the channel: `page.file-chooser` (kind
-/// `file-chooser`: `multiple`, `accept`), answered with paths or dismissed, and `page.print` (kind `print`:
-/// `url`), answered with a PDF file's path (printed without a dialog) or dismissed.
+/// `file-chooser`: `multiple`, `accept`, `directories`), answered with paths or dismissed, and `page.print`
+/// (kind `print`: `url`), answered with a PDF file's path (printed without a dialog) or dismissed.
 extension WindowControls {
     /// The file chooser's control id.
     nonisolated package static let fileChooserID = "page.file-chooser"
@@ -16,13 +16,18 @@ extension WindowControls {
     struct FileChooserEntry {
         let multiple: Bool
         let accept: [String]
+        /// An `<input webkitdirectory>`: a folder is chosen, and the files under it are the answer.
+        let folders: Bool
         /// Answers the page: the paths chosen, none when cancelled (exactly once).
         let answer: @MainActor ([String]) -> Void
 
         var snapshot: ControlSnapshot {
             ControlSnapshot(
                 id: WindowControls.fileChooserID, kind: "file-chooser",
-                properties: ["multiple": .bool(multiple), "accept": .array(accept.map(JSON.string))])
+                properties: [
+                    "multiple": .bool(multiple), "accept": .array(accept.map(JSON.string)),
+                    "directories": .bool(folders),
+                ])
         }
     }
 
@@ -40,12 +45,12 @@ extension WindowControls {
     /// The page opened a file chooser: the native chooser (`native`), or under automation the control
     /// `page.file-chooser` until it is answered (a chooser still open is cancelled first).
     func presentFileChooser(
-        multiple: Bool, accept: [String], native: @escaping @MainActor () -> Void,
+        multiple: Bool, accept: [String], folders: Bool, native: @escaping @MainActor () -> Void,
         answer: @escaping @MainActor ([String]) -> Void
     ) {
         guard !asksTheUser else { return native() }
         closeFileChooser(answering: [])
-        let entry = FileChooserEntry(multiple: multiple, accept: accept, answer: answer)
+        let entry = FileChooserEntry(multiple: multiple, accept: accept, folders: folders, answer: answer)
         fileChooser = entry
         observer?(.added(entry.snapshot))
     }
@@ -67,17 +72,22 @@ extension WindowControls {
         observer?(.added(entry.snapshot))
     }
 
-    /// Answers the file chooser `id` with `paths` (files that exist; one unless it allows several).
+    /// Answers the file chooser `id` with `paths` (files that exist, or for a folder input folders; one unless it
+    /// allows several).
     package func chooseFiles(id: String, paths: [String]) throws(ControlActionError) {
         guard id == Self.fileChooserID, let entry = fileChooser else {
             throw try wrongKindOrMissing(id, expected: "file-chooser")
         }
         guard !paths.isEmpty else { throw .refused(id, "give at least one path, or dismiss it to cancel") }
-        guard entry.multiple || paths.count == 1 else {
+        guard entry.multiple || entry.folders || paths.count == 1 else {
             throw .refused(id, "the page's input takes one file (no \"multiple\"); got \(paths.count)")
         }
-        for path in paths where !path.hasPrefix("/") || !FileManager.default.fileExists(atPath: path) {
-            throw .refused(id, "\(path) is not an existing file's absolute path")
+        let kind = entry.folders ? "folder" : "file"
+        for path in paths {
+            var isFolder: ObjCBool = false
+            guard path.hasPrefix("/"), FileManager.default.fileExists(atPath: path, isDirectory: &isFolder),
+                isFolder.boolValue == entry.folders
+            else { throw .refused(id, "\(path) is not an existing \(kind)'s absolute path") }
         }
         closeFileChooser(answering: paths)
     }
@@ -119,6 +129,28 @@ extension WindowControls {
         let path = printingTo ?? ""
         printingTo = nil
         observer?(.printed(path: path, error: error))
+    }
+
+    /// What answers a file chooser given `paths`: each file as it is, each folder replaced by the regular files
+    /// under it (recursively, in name order, hidden ones left out) — what an `<input webkitdirectory>` gets.
+    /// WebKit would list a folder itself, but its sandboxed web process cannot read the folder.
+    nonisolated static func files(answering paths: [String]) -> [String] {
+        paths.flatMap { path -> [String] in
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                return [path]
+            }
+            let folder = URL(fileURLWithPath: path)
+            let found = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+            var files: [String] = []
+            while let url = found?.nextObject() as? URL {
+                if (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+                    files.append(url.path)
+                }
+            }
+            return files.sorted()
+        }
     }
 
     /// The snapshots of the requests waiting for an answer.

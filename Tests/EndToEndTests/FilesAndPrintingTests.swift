@@ -4,7 +4,8 @@ import Testing
 
 /// `<input type=file>` and `window.print()` under automation: the file chooser is the control
 /// `page.file-chooser`, answered with paths (the page's form uploads the files and the server receives their
-/// bytes); the print request is `page.print`, answered with a PDF file that holds the page's text.
+/// bytes; a folder for `<input webkitdirectory>`); the print request is `page.print`, answered with a PDF file
+/// that holds the page's text.
 @Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct FilesAndPrintingTests {
     static func control(_ event: [String: Any]) -> [String: Any] { event["control"] as? [String: Any] ?? [:] }
@@ -34,6 +35,7 @@ struct FilesAndPrintingTests {
         let chooser = Self.control(
             try await host.waitFor("control.added") { Self.control($0)["id"] as? String == "page.file-chooser" })
         #expect(chooser["kind"] as? String == "file-chooser" && chooser["multiple"] as? Bool == false)
+        #expect(chooser["directories"] as? Bool == false)
         // WebKitGTK passes the accept attribute's MIME types on (not its extensions, such as .txt).
         #expect(chooser["accept"] as? [String] == ["text/plain"], "\(chooser)")
 
@@ -76,6 +78,31 @@ struct FilesAndPrintingTests {
         let posts = ((try? String(contentsOfFile: log + "/requests.log", encoding: .utf8)) ?? "")
             .split(separator: "\n").filter { $0.hasPrefix("POST /upload") }
         #expect(posts.count == 2, "the dismissed chooser sent nothing")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    @Test func aDirectoryInputIsAnsweredWithAFolderAndUploadsTheFilesInIt() async throws {
+        let log = try TemporaryDirectory.make("log")
+        let server = try await LocalHTTPServer.running(
+            script: Repository.path("Tests/EndToEndTests/Fixtures/recording-server.py"), arguments: [log])
+        defer { server.stop() }
+        let folder = try TemporaryDirectory.make("photos") + "/trip"
+        try FileManager.default.createDirectory(atPath: folder + "/day2", withIntermediateDirectories: true)
+        try "one\n".write(toFile: folder + "/a.txt", atomically: true, encoding: .utf8)
+        try "two\n".write(toFile: folder + "/day2/b.txt", atomically: true, encoding: .utf8)
+
+        let host = try HostProcess(page: server.url + "upload?webkitdirectory", arguments: [])
+        try await host.waitFor("page.finished")
+        try await Self.click(host, "upload")
+        let chooser = Self.control(
+            try await host.waitFor("control.added") { Self.control($0)["id"] as? String == "page.file-chooser" })
+        #expect(chooser["directories"] as? Bool == true, "\(chooser)")
+        try host.sendLine(
+            try Self.command(["command": "choose-files", "control": "page.file-chooser", "paths": [folder]]))
+        try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("uploaded") == true }
+        let uploads = try FileManager.default.contentsOfDirectory(atPath: log + "/uploads").sorted()
+        #expect(uploads == ["1-a.txt", "2-b.txt"], "\(uploads)")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
