@@ -133,7 +133,8 @@ extension WindowControls {
 
     /// What answers a file chooser given `paths`: each file as it is, each folder replaced by the regular files
     /// under it (recursively, in name order, hidden ones left out) — what an `<input webkitdirectory>` gets.
-    /// WebKit would list a folder itself, but its sandboxed web process cannot read the folder.
+    /// (Given the folder itself, WebKit's web process — in the bubblewrap sandbox — sent the page the folder as
+    /// one empty file.)
     nonisolated static func files(answering paths: [String]) -> [String] {
         paths.flatMap { path -> [String] in
             var isFolder: ObjCBool = false
