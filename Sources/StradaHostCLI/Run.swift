@@ -161,7 +161,12 @@ struct Run: ParsableCommand {
             }
             return "about:blank"
         }
-        if let app = try appDefinition(), DeepLink.isDeepLink(page) {
+        if DeepLink.isDeepLink(page) {
+            guard let app = try appDefinition() else {
+                throw DeepLinkRefused(
+                    description: "\(page): a link in an app's own scheme opens with the app's definition: "
+                        + "strada-host run --app FILE \(page)")
+            }
             do { return try DeepLink.page(for: page, schemes: app.urlSchemes, startURL: app.startURL) } catch {
                 throw DeepLinkRefused(description: error.description)
             }

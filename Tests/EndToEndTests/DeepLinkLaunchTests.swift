@@ -49,6 +49,10 @@ struct DeepLinkLaunchTests {
         #expect(lines.count == 1, "stderr: \(refused.stderr)")
         #expect(
             lines.first?.contains("other://posts/2: the app does not open other-scheme links (it has myapp)") == true)
+        // Without the definition a link cannot be mapped: one line too.
+        let alone = try await ProcessRunner.run(Self.host, ["run", "myapp://posts/2"], environment: environment)
+        #expect(alone.status != 0 && alone.stderr.split(separator: "\n").count == 1, "stderr: \(alone.stderr)")
+        #expect(alone.stderr.contains("myapp://posts/2: a link in an app's own scheme opens with the app's definition"))
 
         // Sign-in through the system browser: the app's entry is installed; the browser follows the identity
         // provider's redirect to myapp://callback?code=…, which the desktop opens with the entry (gio open runs
