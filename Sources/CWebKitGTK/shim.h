@@ -182,6 +182,7 @@ static inline void strada_offer_web_view_to_automation(GtkWidget *view, const ch
 #include "navigation.h"
 /* Permission requests and downloads. */
 #include "desktop.h"
+#include "files.h"
 #include "application.h"
 /* The app window's chrome: context menu, inspector, shortcuts window, primary menu. */
 #include "chrome.h"

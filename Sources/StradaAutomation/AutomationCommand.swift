@@ -9,6 +9,10 @@ package enum AutomationCommand: Sendable, Equatable {
     case dismiss(control: String)
     case confirm(control: String)
     case type(control: String, text: String)
+    /// Answers a file chooser (`page.file-chooser`) with the files at `paths`.
+    case chooseFiles(control: String, paths: [String])
+    /// Answers a print request (`page.print`): prints the page to a PDF file at `path`, without a dialog.
+    case print(control: String, path: String)
     case call(plugin: String, action: String, arguments: [JSON])
     /// Lists the native controls of the screen shown.
     case listControls
@@ -35,7 +39,7 @@ package enum AutomationCommand: Sendable, Equatable {
     /// Every command name, as it appears on the wire.
     package enum Name: String, CaseIterable, Sendable {
         case activate, choose, dismiss, confirm, type, call, controls, navigate, visit, back, reload, retry, screenshot
-        case quit, dismissModal = "dismiss-modal", app, selectTab = "select-tab"
+        case quit, dismissModal = "dismiss-modal", app, selectTab = "select-tab", chooseFiles = "choose-files", print
     }
 
     package var name: Name {
@@ -45,6 +49,8 @@ package enum AutomationCommand: Sendable, Equatable {
         case .dismiss: .dismiss
         case .confirm: .confirm
         case .type: .type
+        case .chooseFiles: .chooseFiles
+        case .print: .print
         case .call: .call
         case .listControls: .controls
         case .app: .app
@@ -91,6 +97,17 @@ package enum AutomationCommand: Sendable, Equatable {
             var arguments: [JSON] = []
             if case .array(let items)? = value["args"] { arguments = items }
             self = .call(plugin: try string("plugin", usage), action: try string("action", usage), arguments: arguments)
+        case .chooseFiles:
+            let usage = "choose-files needs a string \"control\" (a file-chooser) and \"paths\", absolute file paths"
+            guard let control = value["control"]?.stringValue, case .array(let items)? = value["paths"] else {
+                throw MalformedMessage(reason: usage)
+            }
+            let paths = items.compactMap(\.stringValue)
+            guard paths.count == items.count else { throw MalformedMessage(reason: usage) }
+            self = .chooseFiles(control: control, paths: paths)
+        case .print:
+            let usage = "a string \"control\" (a print request) and a string \"path\" (the .pdf file to write)"
+            self = .print(control: try string("control", usage), path: try string("path", usage))
         case .controls: self = .listControls
         case .app: self = .app
         case .navigate: self = .navigate(url: try string("url", "a string \"url\""))

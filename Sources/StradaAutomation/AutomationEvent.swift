@@ -57,6 +57,9 @@ package enum AutomationEvent: Sendable, Equatable {
     /// A URL of another scheme (`mailto:`, `tel:`, …) was handed to the system (reported, not launched,
     /// under automation).
     case systemOpened(url: String)
+    /// A print request answered with a file was printed to it (`path`, a PDF), or failed (`error`).
+    case printFinished(path: String)
+    case printFailed(path: String, error: String)
 
     // MARK: The page
     case pageCommitted(url: String, bridged: Bool)
@@ -122,6 +125,7 @@ package enum AutomationEvent: Sendable, Equatable {
         case controlAdded = "control.added", controlChanged = "control.changed", controlRemoved = "control.removed"
         case toast, windowTitle = "window.title", clipboard, windowColorScheme = "window.colorScheme"
         case browserOpened = "browser.opened", systemOpened = "system.opened"
+        case printFinished = "print.finished", printFailed = "print.failed"
         case pageCommitted = "page.committed", pageFinished = "page.finished", pageTitle = "page.title"
         case pageClosed = "page.closed", windowClosed = "window.closed", pageCrashed = "page.crashed"
         case screenPushed = "screen.pushed", screenReplaced = "screen.replaced", screenPopped = "screen.popped"
@@ -175,6 +179,8 @@ package enum AutomationEvent: Sendable, Equatable {
         case .windowColorScheme: .windowColorScheme
         case .browserOpened: .browserOpened
         case .systemOpened: .systemOpened
+        case .printFinished: .printFinished
+        case .printFailed: .printFailed
         case .pageCommitted: .pageCommitted
         case .pageFinished: .pageFinished
         case .pageTitle: .pageTitle
@@ -276,7 +282,8 @@ package enum AutomationEvent: Sendable, Equatable {
                 "index": .number(Double(index)), "title": .string(title), "url": .string(url),
                 "firstTime": .bool(firstTime),
             ]
-        case .downloadFinished(let path): ["path": .string(path)]
+        case .downloadFinished(let path), .printFinished(let path): ["path": .string(path)]
+        case .printFailed(let path, let error): ["path": .string(path), "error": .string(error)]
         case .downloadFailed(let path, let error): ["path": .string(path), "error": .string(error)]
         case .permissionAnswered(let origin, let kind, let allowed, let remembered):
             [

@@ -142,6 +142,7 @@ package final class BrowserWindow: NavigationWindow {
                 MainActor.assumeIsolated { window.onPageEvent?(.notification(title: title, body: body)) }
             }, Unmanaged.passUnretained(self).toOpaque())
         installRouting()
+        installFilesAndPrinting()
         if webDriver, host == nil {
             strada_offer_web_view_to_automation(
                 webView.widget, Self.automationName, 1, 0, 0,
@@ -380,6 +381,7 @@ package final class BrowserWindow: NavigationWindow {
         switch event {
         case WEBKIT_LOAD_COMMITTED:
             webView.syncURL()
+            controls.dropPageRequests()
             let url = webView.currentURL ?? ""
             committedURL = url
             let bridged = originPolicy.allows(url)

@@ -3,7 +3,7 @@ package import StradaCore
 /// A native control as the automation channel sees it: id, kind and kind-specific properties.
 package struct ControlSnapshot: Sendable, Equatable {
     package let id: String
-    /// "button", "menu", "dialog" or "search".
+    /// "button", "menu", "dialog", "search", "file-chooser", "print", or one of the window's own.
     package let kind: String
     package let properties: JSONObject
 
@@ -27,6 +27,8 @@ package enum ControlChange: Sendable {
     case openedInBrowser(String)
     /// A URL of another scheme (`mailto:`, `tel:`, …) was handed to the system.
     case openedWithSystem(String)
+    /// A print job to a PDF file ended: `error` nil when `path` is written.
+    case printed(path: String, error: String?)
 }
 
 /// Why an automation action on a control failed.
@@ -35,6 +37,8 @@ package enum ControlActionError: Error, CustomStringConvertible, Sendable {
     case disabled(String)
     case wrongKind(String, expected: String, actual: String)
     case noSuchItem(String, Int)
+    /// The control cannot take that answer: why.
+    case refused(String, String)
 
     package var description: String {
         switch self {
@@ -42,6 +46,7 @@ package enum ControlActionError: Error, CustomStringConvertible, Sendable {
         case .disabled(let id): "native control \"\(id)\" is disabled"
         case .wrongKind(let id, let expected, let actual): "native control \"\(id)\" is a \(actual), not a \(expected)"
         case .noSuchItem(let id, let index): "menu \"\(id)\" has no item with index \(index)"
+        case .refused(let id, let reason): "native control \"\(id)\": \(reason)"
         }
     }
 }

@@ -10,7 +10,8 @@ extension WindowControls {
             + (search.map { [ControlSnapshot($0.search, text: currentSearchText)] } ?? [])
             + (primaryMenuOpen ? primaryMenu.map { [Self.snapshot($0.menu)] } ?? [] : [])
             + chromeWindows.values.map(\.snapshot) + (contextMenu.map { [$0] } ?? [])
-            + (inspectorOpen ? [ControlSnapshot(id: "page.inspector", kind: "inspector", properties: [:])] : []))
+            + (inspectorOpen ? [ControlSnapshot(id: "page.inspector", kind: "inspector", properties: [:])] : [])
+            + pageRequestSnapshots)
             .sorted { $0.id < $1.id }
     }
 
@@ -30,9 +31,10 @@ extension WindowControls {
         gtk_widget_activate(item)
     }
 
-    /// Dismisses menu or dialog `id` as Escape would (the About and Keyboard Shortcuts windows too).
+    /// Dismisses menu or dialog `id` as Escape would (the About and Keyboard Shortcuts windows too); cancels
+    /// a file chooser or print request.
     package func dismiss(id: String) throws(ControlActionError) {
-        if closeChromeWindow(id: id) { return }
+        if closeChromeWindow(id: id) || cancelPageRequest(id: id) { return }
         if id == Self.primaryMenuID, let entry = primaryMenu, primaryMenuOpen {
             gtk_menu_button_popdown(strada_gtk_menu_button(entry.button))
         } else if let entry = menus[id] {
@@ -57,7 +59,7 @@ extension WindowControls {
         gtk_editable_set_text(strada_gtk_editable(searchEntry), text)
     }
 
-    private func wrongKindOrMissing(
+    func wrongKindOrMissing(
         _ id: String, expected: String
     ) throws(ControlActionError) -> ControlActionError {
         if let actual = snapshots.first(where: { $0.id == id }) {

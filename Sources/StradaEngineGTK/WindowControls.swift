@@ -9,7 +9,8 @@ import StradaCore
 /// This file holds the widgets and state and builds them; each concept is an extension in its own file:
 /// `+Buttons`, `+Menus`, `+Alerts`, `+TitleAndToasts`, `+Search`, `+Desktop` (clipboard, colour scheme,
 /// browser), `+PrimaryMenu` (the header bar's primary menu, the About and Keyboard Shortcuts windows),
-/// `+Automation` (the controls as automation sees them, and acting on them) and `+Screenshot`.
+/// `+PageRequests` (file choosers and printing), `+Automation` (the controls as automation sees them, and
+/// acting on them) and `+Screenshot`.
 @MainActor
 package final class WindowControls {
     struct ButtonEntry {
@@ -66,6 +67,13 @@ package final class WindowControls {
     var settingSearchText = false
     /// Whether `openInBrowser` launches the desktop's browser (off under automation: it is only reported).
     package var launchesBrowser = true
+    /// Whether a page's file chooser and print request ask the user (the native chooser, GTK's print
+    /// dialog); off under automation: they are controls the channel answers (`+PageRequests`).
+    package var asksTheUser = true
+    var fileChooser: FileChooserEntry?
+    var printRequest: PrintEntry?
+    /// The PDF file a print job is writing.
+    var printingTo: String?
     /// Sees every control added, changed or removed, and every one-shot effect.
     package var observer: (@MainActor (ControlChange) -> Void)?
     /// The page's own title, shown when no component set one.

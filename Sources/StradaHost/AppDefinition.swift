@@ -47,6 +47,10 @@ package struct AppDefinition: Sendable, Equatable {
     package var startupWMClass: String?
     /// The app's tabs (``tabs(from:file:)``); empty: one stack, no view switcher.
     package var tabs: [TabDefinition] = []
+    /// The URL schemes the app opens (`"url_schemes": ["myapp"]`, lowercase): its desktop entry handles them
+    /// (`x-scheme-handler/myapp`) and `myapp://posts/1` opens `/posts/1` on the start URL's origin
+    /// (``DeepLink``).
+    package var urlSchemes: [String] = []
     /// The file it was read from (absolute).
     package var path: String
 
@@ -54,7 +58,7 @@ package struct AppDefinition: Sendable, Equatable {
     package static let keys = [
         "id", "name", "start_url", "allowed_origins", "plugins", "system_plugins", "path_configuration",
         "user_agent_prefix", "window", "icon", "color_scheme", "version", "developer_name", "website", "license",
-        "menu", "developer", "categories", "keywords", "startup_wm_class", "grants", "tabs",
+        "menu", "developer", "categories", "keywords", "startup_wm_class", "url_schemes", "grants", "tabs",
         "require_signed_plugins",
     ]
 
@@ -202,6 +206,8 @@ package struct AppDefinition: Sendable, Equatable {
         }
         startupWMClass = try string("startup_wm_class")
         tabs = try Self.tabs(from: object["tabs"], file: path)
+        urlSchemes = try strings("url_schemes").map { $0.lowercased() }
+        if let reason = DeepLink.problem(schemes: urlSchemes, startURL: startURL) { throw fail(reason) }
     }
 
     /// The primary menu items of a definition's `menu`: an array of `{"title": …, "url": …}` or
@@ -281,7 +287,7 @@ package struct AppDefinition: Sendable, Equatable {
             && lhs.grants == rhs.grants && lhs.requireSignedPlugins == rhs.requireSignedPlugins
             && lhs.about == rhs.about && lhs.menu == rhs.menu && lhs.developer == rhs.developer
             && lhs.categories == rhs.categories && lhs.keywords == rhs.keywords
-            && lhs.startupWMClass == rhs.startupWMClass && lhs.tabs == rhs.tabs
+            && lhs.startupWMClass == rhs.startupWMClass && lhs.tabs == rhs.tabs && lhs.urlSchemes == rhs.urlSchemes
     }
 }
 

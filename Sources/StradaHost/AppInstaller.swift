@@ -3,8 +3,8 @@ import StradaPluginHost
 
 /// Puts an app in the desktop's launcher, the freedesktop way: a `.desktop` entry in
 /// `$XDG_DATA_HOME/applications/<id>.desktop` that runs `strada-host run --app <definition>`, and its icon in
-/// the hicolor theme (`$XDG_DATA_HOME/icons/hicolor/{scalable,256x256}/apps/<id>.{svg,png}`) — and takes them
-/// out again.
+/// the hicolor theme (`$XDG_DATA_HOME/icons/hicolor/{scalable,256x256}/apps/<id>.{svg,png}`), and for an app
+/// with `url_schemes` the applications folder's MIME cache brought up to date — and takes them out again.
 ///
 /// The entry runs `strada-host` from the `PATH`, not the binary that wrote it: an entry written by a build
 /// tree's host, or shipped in an app's package, keeps working when the host is installed or upgraded.
@@ -45,6 +45,10 @@ package struct AppInstaller: Sendable {
         ]
         if !app.keywords.isEmpty { lines.append("Keywords=\(Self.list(app.keywords))") }
         if app.icon != nil { lines.append("Icon=\(app.id)") }
+        // The desktop opens the app's deep links with it: `Exec=… %u` receives the link.
+        if !app.urlSchemes.isEmpty {
+            lines.append("MimeType=\(Self.list(app.urlSchemes.map { "x-scheme-handler/\($0)" }))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -65,7 +69,25 @@ package struct AppInstaller: Sendable {
             try fileManager.copyItem(atPath: icon, toPath: target)
             written.append(target)
         }
+        if !app.urlSchemes.isEmpty, updateMIMECache() { written.append("\(dataHome)/applications/mimeinfo.cache") }
         return written
+    }
+
+    /// The program that indexes the entries' `MimeType` keys into `mimeinfo.cache`, which is where GLib (and so
+    /// `gio open`, `xdg-open` and the desktop) looks up the app for a `myapp:` link (desktop-file-utils).
+    package static let mimeCacheUpdater = "/usr/bin/update-desktop-database"
+
+    /// Re-indexes the applications folder's MIME types, as a package's trigger does; `false` when
+    /// desktop-file-utils is not installed or the update failed.
+    @discardableResult
+    package func updateMIMECache() -> Bool {
+        guard FileManager.default.isExecutableFile(atPath: Self.mimeCacheUpdater) else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Self.mimeCacheUpdater)
+        process.arguments = ["-q", "\(dataHome)/applications"]
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
     }
 
     /// Removes the app's entry and icons; returns the files removed (none when it was not installed).
@@ -80,6 +102,7 @@ package struct AppInstaller: Sendable {
             try FileManager.default.removeItem(atPath: file)
             removed.append(file)
         }
+        if FileManager.default.fileExists(atPath: "\(dataHome)/applications/mimeinfo.cache") { updateMIMECache() }
         return removed
     }
 

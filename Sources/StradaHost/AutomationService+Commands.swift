@@ -15,6 +15,8 @@ extension AutomationService {
         case .dismiss(let id): act(.dismiss, on: id, name, target)
         case .confirm(let id): act(.confirm, on: id, name, target)
         case .type(let id, let text): act(.type(text: text), on: id, name, target)
+        case .chooseFiles(let id, let paths): act(.chooseFiles(paths: paths), on: id, name, target)
+        case .print(let id, let path): act(.print(path: path), on: id, name, target)
         case .reload:
             target.refresh()
             channel?.emit(.commandOK(command: name))

@@ -53,6 +53,10 @@ enum ControlAction: Equatable {
     case confirm
     /// Types `text` into a search field (replacing its text).
     case type(text: String)
+    /// Answers a file chooser with files.
+    case chooseFiles(paths: [String])
+    /// Answers a print request: prints to a PDF file.
+    case print(path: String)
 }
 
 /// Why a `call` command failed.
@@ -72,6 +76,8 @@ extension WindowControls {
         case .dismiss: try dismiss(id: id)
         case .confirm: try confirm(id: id)
         case .type(let text): try type(id: id, text: text)
+        case .chooseFiles(let paths): try chooseFiles(id: id, paths: paths)
+        case .print(let path): try print(id: id, toPDF: path)
         }
     }
 }

@@ -15,6 +15,8 @@ extension AutomationEvent {
         case .colorScheme(let scheme): self = .windowColorScheme(scheme: scheme.rawValue)
         case .openedInBrowser(let url): self = .browserOpened(url: url)
         case .openedWithSystem(let url): self = .systemOpened(url: url)
+        case .printed(let path, nil): self = .printFinished(path: path)
+        case .printed(let path, let error?): self = .printFailed(path: path, error: error)
         }
     }
 

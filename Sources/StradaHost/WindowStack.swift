@@ -142,7 +142,10 @@ final class WindowStack {
             channel.emit(AutomationEvent(traffic))
         }
         window.controls.observer = { change in channel?.emit(AutomationEvent(change)) }
-        if channel != nil { window.controls.launchesBrowser = false }
+        if channel != nil {
+            window.controls.launchesBrowser = false
+            window.controls.asksTheUser = false
+        }
         window.decideRoute = { [weak navigator] request in navigator?.route(request) ?? false }
         window.onPageEvent = { [weak self, weak window, weak navigator] event in
             if let automation = AutomationEvent(event) { channel?.emit(automation) }

@@ -13,7 +13,8 @@ struct Run: ParsableCommand {
     @Argument(
         help: ArgumentHelp(
             "The page to open: an http(s)/file URL, or a path to an HTML file (default: the app's start_url; "
-                + "with --webdriver: a blank page, the driver navigates)."))
+                + "with --webdriver: a blank page, the driver navigates). With --app, also a deep link in one of "
+                + "the app's url_schemes (myapp://posts/1 opens /posts/1 on the start_url's origin)."))
     var page: String?
 
     @Option(
@@ -166,6 +167,16 @@ struct Run: ParsableCommand {
             }
             return "about:blank"
         }
+        if DeepLink.isDeepLink(page) {
+            guard let app = try appDefinition() else {
+                throw DeepLinkRefused(
+                    description: "\(page): a link in an app's own scheme opens with the app's definition: "
+                        + "strada-host run --app FILE \(page)")
+            }
+            do { return try DeepLink.page(for: page, schemes: app.urlSchemes, startURL: app.startURL) } catch {
+                throw DeepLinkRefused(description: error.description)
+            }
+        }
         if page.contains("://") || page.hasPrefix("about:") || page.hasPrefix("data:") { return page }
         let absolute = URL(fileURLWithPath: page).standardizedFileURL
         guard FileManager.default.fileExists(atPath: absolute.path) else {
@@ -256,3 +267,8 @@ struct Run: ParsableCommand {
 }
 
 extension CodecSettings.KeyStrategy: ExpressibleByArgument {}
+
+/// A deep link the app does not open: its one line, printed as is (no usage text after it).
+struct DeepLinkRefused: Error, CustomStringConvertible {
+    let description: String
+}

@@ -51,6 +51,13 @@ struct AutomationProtocolTests {
         #expect(throws: MalformedMessage(reason: "visit's \"action\" is \"advance\" (the default) or \"replace\"")) {
             try AutomationCommand(line: #"{"command":"visit","url":"http://a/","action":"restore"}"#)
         }
+        let chooseFiles = "choose-files needs a string \"control\" (a file-chooser) and \"paths\", absolute file paths"
+        #expect(throws: MalformedMessage(reason: chooseFiles)) {
+            try AutomationCommand(line: #"{"command":"choose-files","control":"page.file-chooser","paths":"/tmp/a"}"#)
+        }
+        #expect(throws: MalformedMessage(reason: chooseFiles)) {
+            try AutomationCommand(line: #"{"command":"choose-files","control":"page.file-chooser","paths":[1]}"#)
+        }
         do {
             _ = try AutomationCommand(line: #"{"command":"fly"}"#)
             Issue.record("an unknown command was accepted")

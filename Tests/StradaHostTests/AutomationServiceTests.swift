@@ -43,6 +43,20 @@ import Testing
             ])
     }
 
+    @Test func aFileChooserIsAnsweredWithPathsAndAPrintRequestWithAFile() throws {
+        #expect(
+            try perform(#"{"command":"choose-files","control":"page.file-chooser","paths":["/tmp/a","/tmp/b"]}"#)
+                == [.commandOK(command: "choose-files", details: ["control": "page.file-chooser"])])
+        #expect(
+            try perform(#"{"command":"print","control":"page.print","path":"/tmp/page.pdf"}"#)
+                == [.commandOK(command: "print", details: ["control": "page.print"])])
+        #expect(
+            target.calls == [
+                #"act chooseFiles(paths: ["/tmp/a", "/tmp/b"]) page.file-chooser"#,
+                #"act print(path: "/tmp/page.pdf") page.print"#,
+            ])
+    }
+
     @Test func backAnswersWithTheDepthOrSaysThereIsNothingToGoBackTo() throws {
         target.depthAfterBack = 1
         #expect(try perform(#"{"command":"back"}"#) == [.commandOK(command: "back", details: ["depth": 1])])
