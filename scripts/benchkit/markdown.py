@@ -92,6 +92,23 @@ their first start against the next one.
 | plugins | to host.ready | against none |
 |---|---|---|
 """ + "\n".join(plugin_rows)) if plugin_rows else ""
+    isolated = results.get("isolated", {})
+    isolated_rows = [f"| {mode.replace('_', ' ')} | {row['start_ms']:.0f} ms | ×{row['p50_ratio']:.2f} / "
+                     f"×{row['p99_ratio']:.2f} | ×{row['throughput_ratio']:.2f} | {row['large_payload_ms']:.0f} ms "
+                     f"(echo {row['large_payload_floor_ms']:.0f} ms) |" for mode, row in isolated.items()]
+    isolated_section = ("""
+
+## In process, isolated, sandboxed
+
+The echo plugin in the host's process, in a worker process (`--isolate`) and in a sandboxed worker (`--sandbox`),
+each against the engine echo of the same host run; start is the median of three starts to `host.ready`
+([docs/third-party-components.md](../docs/third-party-components.md)).
+
+| plugin runs | start | round trip p50 / p99 | throughput | 1 MiB |
+|---|---|---|---|---|
+""" + "\n".join(isolated_rows)) if isolated_rows else ""
+    plugins_section += isolated_section
+
     def size_ratio(row):
         return f"×{row['bridgeMs'] / row['floorMs']:.2f}" if row["floorMs"] >= 1 and row["bridgeMs"] >= 1 else "— (under the 1 ms clock)"
 

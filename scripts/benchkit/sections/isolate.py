@@ -1,0 +1,42 @@
+"""The bridge's round trip, overlapped throughput and 1 MiB payload with the echo plugin in the host's process, in
+a worker process (--isolate) and in a sandboxed worker (--sandbox: bubblewrap), each against the engine echo in the
+same host run (Benchmarks/web/roundtrip.html), and each mode's start to host.ready."""
+import os
+import shutil
+import statistics
+import time
+
+from ..host import Host
+
+TITLE = "round trip, throughput and 1 MiB in process, isolated and sandboxed, against the engine echo"
+
+MODES = {"in_process": [], "process": ["--isolate"], "sandbox": ["--sandbox"]}
+
+
+def measure(bench):
+    figures = {}
+    page = "file://" + os.path.join(bench.root, f"Benchmarks/web/roundtrip.html?count={bench.count}")
+    for mode, flags in MODES.items():
+        if mode == "sandbox" and not shutil.which("bwrap"):
+            continue
+        starts = []
+        for _ in range(3):
+            started = time.monotonic()
+            host = Host(bench, page, bench.plugins_dir("libStradaEchoPlugin.so"), *flags, "--automation-events",
+                        "benchmark,host", "--benchmark-echo-channel")
+            host.wait("host.ready")
+            starts.append((time.monotonic() - started) * 1000)
+            if len(starts) < 3:
+                host.quit()
+        report = host.wait("benchmark.roundtrip", timeout=900)["result"]
+        host.quit()
+        bridge, floor, page_figures = report["bridge"], report["floor"], report["page"]
+        throughput, large = page_figures["throughput"], page_figures["largePayload"]
+        figures[mode] = {
+            "start_ms": round(statistics.median(starts), 1),
+            "p50_ratio": round(bridge["p50"] / floor["p50"], 2), "p99_ratio": round(bridge["p99"] / floor["p99"], 2),
+            "throughput_ratio": round(throughput["bridge"] / throughput["floor"], 2),
+            "large_payload_ms": large["bridge"]["medianMs"], "large_payload_floor_ms": large["floor"]["medianMs"],
+            "large_payload_bytes": large["bridge"]["bytes"],
+        }
+    return {"isolated": figures}
