@@ -11,7 +11,8 @@ struct HotReloadTests {
     static func buildHotPlugin(version: String, at path: String) throws {
         let source = try String(
             contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/hot-plugin.c"), encoding: .utf8)
-        try CCompiler.sharedLibrary("#define VERSION \"\(version)\"\n" + source, at: path)
+        try CCompiler.sharedLibrary(
+            "#define VERSION \"\(version)\"\n" + CCompiler.fixturePluginSupport + source, at: path)
     }
 
     @Test func aRebuiltPluginServesTheSamePageWithItsControlRestored() async throws {

@@ -14,7 +14,8 @@ struct PackagedRecipeTests {
         let renamed = source.replacingOccurrences(
             of: #"static const char *names[] = {"hot"};"#, with: #"static const char *names[] = {"\#(component)"};"#)
         let path = (folder as NSString).appendingPathComponent("lib\(component)-app.so")
-        try CCompiler.sharedLibrary("#define VERSION \"\(title)\"\n" + renamed, at: path)
+        try CCompiler.sharedLibrary(
+            "#define VERSION \"\(title)\"\n" + CCompiler.fixturePluginSupport + renamed, at: path)
         return path
     }
 

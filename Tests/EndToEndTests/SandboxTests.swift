@@ -19,7 +19,8 @@ struct SandboxTests {
         let plugins = try PluginsDirectory.make(plugins: [])
         let source = try String(
             contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/sandbox-probe-plugin.c"), encoding: .utf8)
-        try CCompiler.sharedLibrary(source, at: (plugins as NSString).appendingPathComponent("libprobe.so"))
+        try CCompiler.sharedLibrary(
+            CCompiler.fixturePluginSupport + source, at: (plugins as NSString).appendingPathComponent("libprobe.so"))
         if let manifest {
             try manifest.write(
                 toFile: (plugins as NSString).appendingPathComponent("libprobe.json"), atomically: true,

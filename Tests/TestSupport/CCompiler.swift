@@ -4,6 +4,13 @@ public enum CCompiler {
     /// The folder holding `strada_plugin.h`.
     public static var includeDirectory: String { Repository.path("SDK/CStradaPlugin/include") }
 
+    /// What the C test plugins share (`Tests/EndToEndTests/Fixtures/plugin-support.c`: the host table, an
+    /// instance, `str`, a flat-JSON scanner), to put before a fixture plugin's own source.
+    public static var fixturePluginSupport: String {
+        (try? String(contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/plugin-support.c"), encoding: .utf8))
+            ?? ""
+    }
+
     /// Compiles the C `source` into the shared library `output` (`cc -std=c11 -shared -fPIC`), read from
     /// standard input so that no source file lands next to the library. Throws ``ProcessRunner/Failed``
     /// with the compiler's diagnostics when it fails.

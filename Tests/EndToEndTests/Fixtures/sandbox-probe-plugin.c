@@ -1,54 +1,14 @@
-#define _DEFAULT_SOURCE
 /* A hostile test plugin in C for the sandbox tests: component "probe". On "connect" with data {"file", "port",
    "pid"} (strings) it tries three things a plugin should not be able to do in the sandbox — read a file in the
    user's home, connect to a TCP server on the host's loopback, signal the host — and replies to the connect
-   with what happened to each: {"read": "ok"|"denied: <why>", "connect": …, "signal": …}. */
+   with what happened to each: {"read": "ok"|"denied: <why>", "connect": …, "signal": …}. Compiled after
+   plugin-support.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-#include "strada_plugin.h"
-
-static const strada_host_api_v1 *the_host;
-
-typedef struct instance {
-    strada_host_instance *host_instance;
-} instance;
-
-static strada_plugin_instance *create(void *context, const char *name, strada_host_instance *host_instance) {
-    (void)context; (void)name;
-    instance *self = calloc(1, sizeof(instance));
-    if (self) self->host_instance = host_instance;
-    return (strada_plugin_instance *)self;
-}
-
-/* Copies the string value of "key" out of a flat JSON text (test-grade scanner: no escapes in values). */
-static int json_string(strada_string json, const char *key, char *out, size_t size) {
-    char pattern[64];
-    snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
-    char text[4096];
-    size_t n = json.length < sizeof text - 1 ? (size_t)json.length : sizeof text - 1;
-    memcpy(text, json.data, n);
-    text[n] = 0;
-    char *start = strstr(text, pattern);
-    if (!start) return 0;
-    start += strlen(pattern);
-    char *end = strchr(start, '"');
-    if (!end || (size_t)(end - start) >= size) return 0;
-    memcpy(out, start, (size_t)(end - start));
-    out[end - start] = 0;
-    return 1;
-}
-
-static strada_string str(const char *text) {
-    strada_string s = {text, strlen(text)};
-    return s;
-}
 
 static void outcome(char *out, size_t size, int ok) {
     if (ok) snprintf(out, size, "ok");

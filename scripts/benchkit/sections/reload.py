@@ -15,8 +15,10 @@ TITLE = "hot reload: a rebuilt plugin renamed in to its new control shown"
 
 
 def measure(bench):
-    with open(bench.path("Tests/EndToEndTests/Fixtures/hot-plugin.c")) as file:
-        source = file.read()
+    source = ""
+    for name in ["plugin-support.c", "hot-plugin.c"]:  # the shared part first, as the tests compile it
+        with open(bench.path("Tests/EndToEndTests/Fixtures/" + name)) as file:
+            source += file.read()
     plugins = bench.plugins_dir()
     work = tempfile.mkdtemp(prefix="strada-bench-hot-")
     builds = {}
