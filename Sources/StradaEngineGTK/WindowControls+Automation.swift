@@ -23,12 +23,12 @@ extension WindowControls {
         gtk_widget_activate(entry.widget)
     }
 
-    /// Chooses the item with `index` in menu `id` by activating its row.
+    /// Chooses the item with `index` in menu `id` by activating its action, as clicking its row does.
     package func choose(id: String, index: Int) throws(ControlActionError) {
         if id == Self.primaryMenuID, primaryMenu != nil { return try choosePrimaryMenuItem(index) }
         guard let entry = menus[id] else { throw try wrongKindOrMissing(id, expected: "menu") }
-        guard let item = entry.items[index] else { throw .noSuchItem(id, index) }
-        gtk_widget_activate(item)
+        guard entry.indices.contains(index) else { throw .noSuchItem(id, index) }
+        g_action_group_activate_action(entry.actions, "choose", g_variant_new_int32(Int32(index)))
     }
 
     /// Dismisses menu or dialog `id` as Escape would (the About and Keyboard Shortcuts windows too); cancels

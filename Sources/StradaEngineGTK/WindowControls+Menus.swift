@@ -2,32 +2,36 @@ import CWebKitGTK
 import Foundation
 import StradaCore
 
-/// Menus: a `GtkPopover` of flat buttons, pointing at a header-bar button, a rectangle of the web view
-/// (`anchor`) or the window title.
+/// Menus: a GTK menu (`GtkPopoverMenu` from a menu model, the title as its section's heading), pointing at a
+/// header-bar button, a rectangle of the web view (`anchor`) or the window title.
 extension WindowControls {
     func presentMenu(_ menu: ControlMenu, onChoice: @escaping @MainActor (Int?) -> Void) {
         if menus[menu.id] != nil { closeMenu(id: menu.id, notify: true) }
-        let popover = gtk_popover_new()!
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 2)!
-        if !menu.title.isEmpty {
-            let label = gtk_label_new(menu.title)!
-            gtk_widget_add_css_class(label, "heading")
-            gtk_widget_set_margin_bottom(label, 4)
-            gtk_box_append(strada_gtk_box(box), label)
-        }
-        var items: [Int: UnsafeMutablePointer<GtkWidget>] = [:]
-        let id = menu.id
+        // A GTK menu, as the primary menu is: a menu model whose items activate "strada-menu.choose(index)".
+        let items = g_menu_new()!
         for item in menu.items {
-            let button = gtk_button_new_with_label(item.title)!
-            gtk_widget_add_css_class(button, "flat")
-            gtk_box_append(strada_gtk_box(box), button)
-            let index = item.index
-            onSignal(UnsafeMutableRawPointer(button), "clicked") { [weak self] in
-                self?.menuItemChosen(id: id, index: index)
-            }
-            items[item.index] = button
+            let entry = g_menu_item_new(item.title, nil)
+            g_menu_item_set_action_and_target_value(entry, "strada-menu.choose", g_variant_new_int32(Int32(item.index)))
+            g_menu_append_item(items, entry)
+            g_object_unref(entry.map { UnsafeMutableRawPointer($0) })
         }
-        gtk_popover_set_child(strada_gtk_popover(popover), box)
+        let model = g_menu_new()!
+        g_menu_append_section(model, menu.title.isEmpty ? nil : menu.title, Self.model(items))
+        g_object_unref(UnsafeMutableRawPointer(items))
+        let popover = gtk_popover_menu_new_from_model(Self.model(model))!
+        g_object_unref(UnsafeMutableRawPointer(model))
+        let group = g_simple_action_group_new()!
+        let type = g_variant_type_new("i")
+        let action = g_simple_action_new("choose", type)!
+        g_variant_type_free(type)
+        let id = menu.id
+        onPointerSignal(UnsafeMutableRawPointer(action), "activate") { [weak self] parameter in
+            guard let parameter else { return }
+            self?.menuItemChosen(id: id, index: Int(g_variant_get_int32(parameter)))
+        }
+        g_action_map_add_action(OpaquePointer(group), action)
+        g_object_unref(UnsafeMutableRawPointer(action))
+        gtk_widget_insert_action_group(popover, "strada-menu", OpaquePointer(group))
         if let buttonID = menu.anchorButton, let button = buttons[buttonID] {
             gtk_widget_set_parent(popover, button.widget)
         } else if let anchor = menu.anchor, let view = anchorView?.widget {
@@ -39,13 +43,20 @@ extension WindowControls {
         } else {
             gtk_widget_set_parent(popover, tabSwitcher?.title ?? titleWidget)
         }
-        menus[menu.id] = MenuEntry(popover: popover, menu: menu, items: items, onChoice: onChoice)
+        menus[menu.id] = MenuEntry(
+            popover: popover, menu: menu, actions: OpaquePointer(group), indices: Set(menu.items.map(\.index)),
+            onChoice: onChoice)
+        g_object_unref(UnsafeMutableRawPointer(group))  // the popover holds it
         onSignal(UnsafeMutableRawPointer(popover), "closed") { [weak self] in
             // Dismissed by the user (click outside, Escape): report no choice, once.
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.closeMenu(id: id, notify: true) } }
         }
         gtk_popover_popup(strada_gtk_popover(popover))
         observer?(.added(ControlSnapshot(menu)))
+    }
+
+    private static func model(_ menu: OpaquePointer) -> UnsafeMutablePointer<GMenuModel> {
+        UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self)
     }
 
     private func menuItemChosen(id: String, index: Int) {

@@ -21,7 +21,9 @@ package final class WindowControls {
     struct MenuEntry {
         let popover: UnsafeMutablePointer<GtkWidget>
         let menu: ControlMenu
-        var items: [Int: UnsafeMutablePointer<GtkWidget>]
+        /// The menu's actions ("choose", an item's index) and the indices it has.
+        let actions: OpaquePointer
+        let indices: Set<Int>
         var onChoice: (@MainActor (Int?) -> Void)?
     }
     struct AlertEntry {
