@@ -151,15 +151,18 @@ package enum PluginGrants {
         .effective(declared: manifest?.capabilities, origins: manifest?.origins, granted: overrides[id])
     }
 
-    /// Why a page at `url` may not use component `name` of plugin `id`, or `nil` when it may.
-    package static func refusal(of name: String, plugin id: String, manifest: PluginManifest?, pageURL url: String)
-        -> String?
+    /// What a page's origin needs to use component `name` of plugin `id` under `grant`: `nil` — every page may,
+    /// with no check on the page-load path — unless the grant names origins; then why a page may not, or `nil`.
+    package static func pageCheck(of name: String, plugin id: String, grant: PluginGrant)
+        -> ComponentRegistration.PageCheck?
     {
-        let grant = grant(for: id, manifest: manifest)
-        guard !grant.allows(pageURL: url) else { return nil }
-        let origin = OriginPolicy.origin(of: url) ?? url
-        return "component \"\(name)\" of plugin \(id) is not granted to \(origin) (its origins: "
-            + "\(grant.origins?.joined(separator: ", ") ?? "")); grant it in the app definition's \"grants\""
+        guard let origins = grant.origins else { return nil }
+        return { url in
+            guard !grant.allows(pageURL: url) else { return nil }
+            let origin = OriginPolicy.origin(of: url) ?? url
+            return "component \"\(name)\" of plugin \(id) is not granted to \(origin) (its origins: "
+                + "\(origins.joined(separator: ", "))); grant it in the app definition's \"grants\""
+        }
     }
 
     /// The line a refused host-API call writes: the plugin, the capability, and the fix.

@@ -160,15 +160,19 @@ package final class PluginRegistry {
     /// Registrations that resolve the current generation when a page creates the component — opening a declared
     /// plugin the first time one of its components is made.
     package var registrations: [ComponentRegistration] {
-        componentNames.map { name in
-            ComponentRegistration(
-                name: name,
-                pageCheck: { [weak self] url in
-                    guard let owner = self?.ownerPath(of: name).flatMap({ self?.entries[$0] }) else { return nil }
-                    return PluginGrants.refusal(
-                        of: name, plugin: owner.id, manifest: PluginManifest(besidePlugin: owner.path), pageURL: url)
-                }
-            ) { [weak self] destination, delegate in
+        // Each owner's manifest is read once per set of registrations (made again after every reload), not at
+        // every page's announcement.
+        var grants: [String: PluginGrant] = [:]
+        return componentNames.map { name in
+            let owner = ownerPath(of: name).flatMap { entries[$0] }
+            let pageCheck = owner.flatMap { owner in
+                let grant =
+                    grants[owner.path]
+                    ?? PluginGrants.grant(for: owner.id, manifest: PluginManifest(besidePlugin: owner.path))
+                grants[owner.path] = grant
+                return PluginGrants.pageCheck(of: name, plugin: owner.id, grant: grant)
+            }
+            return ComponentRegistration(name: name, pageCheck: pageCheck) { [weak self] destination, delegate in
                 guard let self, let owner = ownerPath(of: name).flatMap({ entries[$0] }),
                     let plugin = owner.open(for: "component \(name)"),
                     let registration = plugin.registrations.first(where: { $0.name == name })

@@ -126,15 +126,11 @@ package final class IsolatedPlugin {
 
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
     package var registrations: [ComponentRegistration] {
-        componentNames.map { name in
-            ComponentRegistration(
-                name: name,
-                pageCheck: { [id, path] url in
-                    PluginGrants.refusal(
-                        of: name, plugin: id, manifest: PluginManifest(besidePlugin: path), pageURL: url)
-                }
-            ) { [weak self, id, path] destination, delegate in
-                let grant = PluginGrants.grant(for: id, manifest: PluginManifest(besidePlugin: path))
+        // The manifest is read once per set of registrations (they are made again after every reload).
+        let grant = PluginGrants.grant(for: id, manifest: PluginManifest(besidePlugin: path))
+        return componentNames.map { name in
+            ComponentRegistration(name: name, pageCheck: PluginGrants.pageCheck(of: name, plugin: id, grant: grant)) {
+                [weak self, id] destination, delegate in
                 let component = IsolatedComponent(
                     name: name, pluginID: id, grant: grant,
                     destination: destination, delegate: delegate)
