@@ -42,7 +42,7 @@ extension AppDefinition {
             }
             if let isolation = fields["isolation"] {
                 guard let name = isolation.stringValue, let value = PluginGrant.Isolation(rawValue: name) else {
-                    throw fail("\"grants\".\"\(id)\".\"isolation\" must be \"process\" or \"sandbox\"")
+                    throw fail("\"grants\".\"\(id)\".\"isolation\" must be \"in-process\", \"process\" or \"sandbox\"")
                 }
                 grant.isolation = value
             }

@@ -9,25 +9,16 @@ import StradaPluginHost
 // MARK: Plugins: loading, isolated workers, hot reload
 
 extension HostSession {
-    /// `--isolate`: one worker process per plugin file, all started at once; a plugin that does not load within
-    /// ``IsolatedPlugin/helloTimeout`` (its entry point hangs) is one error line, and the host starts without
-    /// it. Under `--watch` (`staging`), each worker loads a staged copy, never the watched file.
+    /// The plugin files that run in a worker (see ``HostPlugins/plan(_:)``): one worker process each, all
+    /// started at once; a plugin that does not load within ``IsolatedPlugin/helloTimeout`` (its entry point
+    /// hangs) is one error line, and the host starts without it. Under `--watch` (`staging`), each worker loads a
+    /// staged copy, never the watched file.
     static func startWorkers(
-        _ directories: [String], staging: PluginRegistry?, launcher: PluginProcessLauncher, logger: Logger
-    ) -> (PluginLoadReport, [ComponentRegistration]) {
+        _ paths: [String], staging: PluginRegistry?, launcher: PluginProcessLauncher, logger: Logger
+    ) -> PluginLoadReport {
         var report = PluginLoadReport()
         var files: [(path: String, file: String?)] = []
-        for directory in directories {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
-            else {
-                let error = PluginLoadError.unreadableDirectory(directory)
-                logger.error("\(error.description)")
-                report.errors.append(error)
-                continue
-            }
-        }
-        for path in directories.flatMap(PluginProbe.candidates(in:)) {
+        for path in paths {
             switch staging?.stage(path) {
             case .failure(let error)?:
                 logger.error("\(error.description)")
@@ -36,7 +27,7 @@ extension HostSession {
             case nil: files.append((path, nil))
             }
         }
-        var registrations: [ComponentRegistration] = []
+        guard !files.isEmpty else { return report }
         var owners: [String: String] = [:]
         for outcome in IsolatedPlugin.start(files, launcher: launcher, logger: logger) {
             switch outcome {
@@ -52,13 +43,12 @@ extension HostSession {
                     report.conflicts.append(component)
                 }
                 report.isolated.append(plugin)
-                registrations += plugin.registrations
             case .failure(let error):
                 logger.error("\(error.description)")
                 report.errors.append(error)
             }
         }
-        return (report, registrations)
+        return report
     }
 
     /// Reports what happens to an isolated plugin's worker; a disabled plugin's components stop being
@@ -85,14 +75,11 @@ extension HostSession {
         }
     }
 
-    /// The plugins of this run, as hot reload sees them: in process (the registry) or in workers.
-    var reloadable: any ReloadablePluginSet { configuration.isolate ? workers : registry }
-
     /// The component set may have changed (a plugin was added, removed, disabled, or rebuilt with other names):
     /// new pages get the components served now, and if the set changed, the user agent is updated and the page
     /// reloaded.
     func componentsChanged() {
-        let registrations = reloadable.registrations
+        let registrations = plugins.registrations
         for navigator in windows.allNavigators {
             _ = navigator.reloadComponents(named: [], registrations: registrations)
         }
@@ -120,12 +107,12 @@ extension HostSession {
     }
 
     private func pluginFileRemoved(_ path: String) {
-        guard let known = reloadable.members.first(where: { $0.path == path }) else { return }
-        reloadable.remove(known)
+        guard let known = plugins.members.first(where: { $0.path == path }) else { return }
+        plugins.remove(known)
         let components = known.componentNames
         logger.info("plugin \(path) was removed; components [\(components.joined(separator: " "))] are gone")
         // Instances go before the plugin's shutdown; a name another plugin also serves is reloaded with it.
-        let registrations = reloadable.registrations
+        let registrations = plugins.registrations
         let served = Set(ComponentRegistration.uniqueNames(registrations))
         for navigator in windows.allNavigators {
             navigator.destroyComponents(
@@ -139,7 +126,7 @@ extension HostSession {
 
     /// ``pluginFileChanged(_:)`` once the file's SHA-256 is known (`nil`: it could not be read).
     private func pluginFileHashed(_ path: String, sha256: String?) {
-        let known = reloadable.members.first { $0.path == path }
+        let known = plugins.members.first { $0.path == path }
         if let sha256, known?.sha256 == sha256 { return }
         let staged: (path: String, sha256: String)
         switch registry.stage(path, sha256: sha256) {
@@ -148,7 +135,7 @@ extension HostSession {
         }
         if let known, known.sha256 == staged.sha256 { return }
         guard let known else {
-            return reloadable.start(path: path, file: staged) { [weak self] outcome in
+            return plugins.start(path: path, file: staged) { [weak self] outcome in
                 guard let self else { return }
                 switch outcome {
                 case .failure(let error): reloadFailed(error)

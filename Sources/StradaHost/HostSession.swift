@@ -21,10 +21,13 @@ package final class HostSession {
     let windows: WindowStack
     let pathConfiguration: PathConfigurationStore
     let logger: Logger
-    let registry: PluginRegistry
     let launcher: PluginProcessLauncher
-    /// `--isolate`: the plugins' workers.
-    let workers: IsolatedPlugins
+    /// Every plugin of this run, in the host's process or in workers; what hot reload sees.
+    let plugins: HostPlugins
+    /// The plugins in the host's process.
+    var registry: PluginRegistry { plugins.registry }
+    /// The plugins in worker processes.
+    var workers: IsolatedPlugins { plugins.workers }
     var isolated: [IsolatedPlugin] { workers.plugins }
     var watcher: DirectoryWatcher?
 
@@ -50,6 +53,7 @@ package final class HostSession {
         let channel = automationService.channel
 
         PluginGrants.overrides = configuration.grants
+        PluginGrants.isolateEveryPlugin = configuration.isolate
         PluginGrants.sandboxEveryPlugin = configuration.sandbox
         if configuration.requireSignedPlugins {
             do {
@@ -59,20 +63,21 @@ package final class HostSession {
                 PluginSignatures.require(TrustedKeys.none)
             }
         }
-        registry = PluginRegistry(
+        let registry = PluginRegistry(
             directories: configuration.pluginDirectories, staging: configuration.watch, launcher: launcher,
             logger: logger)
-        var report = PluginLoadReport()
-        let registrations: [ComponentRegistration]
-        if configuration.isolate {
-            (report, registrations) = Self.startWorkers(
-                configuration.pluginDirectories, staging: configuration.watch ? registry : nil, launcher: launcher,
-                logger: logger)
-        } else {
-            report = registry.loadAll()
-            registrations = registry.registrations
-        }
-        workers = IsolatedPlugins(report.isolated, launcher: launcher, logger: logger)
+        // Each plugin where its placement says: in the host's process (declared now, opened when first used) or
+        // in a worker of its own.
+        let plan = HostPlugins.plan(configuration.pluginDirectories)
+        var report = registry.loadAll(except: Set(plan.isolated))
+        let started = Self.startWorkers(
+            plan.isolated, staging: configuration.watch ? registry : nil, launcher: launcher, logger: logger)
+        report.errors += started.errors
+        report.conflicts += started.conflicts
+        plugins = HostPlugins(
+            registry: registry, workers: IsolatedPlugins(started.isolated, launcher: launcher, logger: logger),
+            plan: plan, logger: logger)
+        let registrations = plugins.registrations
         StartupTimeline.mark("plugins")
         for error in report.errors {
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
@@ -102,8 +107,8 @@ package final class HostSession {
         }
 
         // In process, plugins are declared at start and opened when first used: the list is what they provide.
-        let plugins: [JSON] =
-            (configuration.isolate ? [] : registry.statuses).map { plugin -> JSON in
+        let listed: [JSON] =
+            registry.statuses.map { plugin -> JSON in
                 [
                     "id": .string(plugin.id ?? ""), "version": .string(plugin.version ?? ""),
                     "path": .string(plugin.path),
@@ -116,10 +121,12 @@ package final class HostSession {
                     "components": .array(plugin.componentNames.map(JSON.string)), "isolated": true,
                 ]
             }
-        let placement = configuration.isolate ? " in worker processes" : ""
-        logger.info("loaded \(plugins.count) plugin(s)\(placement): components [\(names.joined(separator: " "))]")
+        let placement =
+            isolated.isEmpty
+            ? "" : registry.members.isEmpty ? " in worker processes" : " (\(isolated.count) in workers)"
+        logger.info("loaded \(listed.count) plugin(s)\(placement): components [\(names.joined(separator: " "))]")
         StartupTimeline.mark("ready")
-        channel?.emit(.hostReady(userAgent: windows.main.userAgent, components: names, plugins: plugins))
+        channel?.emit(.hostReady(userAgent: windows.main.userAgent, components: names, plugins: listed))
 
         registry.onOpenFailed = { error in
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
@@ -136,7 +143,7 @@ package final class HostSession {
             guard let self else { return [] }
             var reloaded: [String] = []  // the instances renewed on the screen shown (of the tab shown)
             for navigator in windows.allNavigators {
-                let done = navigator.reloadComponents(named: names, registrations: registry.registrations)
+                let done = navigator.reloadComponents(named: names, registrations: plugins.registrations)
                 if navigator === windows.shownNavigator { reloaded = done }
             }
             return reloaded
@@ -179,7 +186,7 @@ package final class HostSession {
             logger.error(
                 """
                 the path configuration makes \(url) native screen "\(name)", but no plugin loaded in the host \
-                provides it (plugins run with --isolate cannot); showing the web page
+                provides it (a plugin in a worker process cannot); showing the web page
                 """)
             return nil
         }

@@ -78,13 +78,15 @@ package struct PluginGrant: Sendable, Equatable {
     /// A plugin that may do everything the host offers, on every allowed origin.
     package static let unrestricted = PluginGrant()
 
-    /// Where an isolated plugin's worker runs: a plain process, or a process inside the sandbox.
+    /// Where the plugin runs (an app definition's `"isolation"`): in the host's process, in a plain worker
+    /// process, or in a worker inside the sandbox. See ``PluginGrants/placement(forPluginAt:signed:)``.
     package enum Isolation: String, Sendable, CaseIterable {
+        case inProcess = "in-process"
         case process, sandbox
     }
 
     /// What the app definition says about one plugin: each field it sets replaces the manifest's; `isolation`
-    /// chooses where its worker runs under `--isolate`.
+    /// chooses where it runs.
     package struct Override: Sendable, Equatable {
         package var capabilities: Set<Capability>?
         package var origins: [String]?
@@ -130,21 +132,6 @@ package enum PluginGrants {
 
     /// Every isolated plugin runs in the sandbox (`run --sandbox`).
     package static var sandboxEveryPlugin = false
-
-    /// The sandbox the worker of the plugin at `path` runs in, or `nil` for a plain process: the app
-    /// definition's `isolation` for its id, else the sandbox under `--sandbox`, else the sandbox for a plugin
-    /// installed from a signed package (a third party's: it has a signature beside it), else a plain process.
-    /// Network only when its grant names `network` explicitly.
-    package static func sandbox(forPluginAt path: String) -> PluginSandbox? {
-        let manifest = PluginManifest(besidePlugin: path)
-        let chosen = manifest?.id.flatMap { overrides[$0]?.isolation }
-        let fromThirdParty = FileManager.default.fileExists(atPath: PluginInstaller.signaturePath(forPlugin: path))
-        guard chosen == .sandbox || (chosen == nil && (sandboxEveryPlugin || fromThirdParty)) else { return nil }
-        let granted = Self.grant(for: manifest?.id ?? "", manifest: manifest)
-        return PluginSandbox(
-            network: granted.capabilities?.contains(Capability.network) == true,
-            dataFolder: PluginSandbox.dataFolder(forPluginAt: path))
-    }
 
     /// The grant in force for the plugin `id` with `manifest`.
     package static func grant(for id: String, manifest: PluginManifest?) -> PluginGrant {

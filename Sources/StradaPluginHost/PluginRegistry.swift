@@ -64,7 +64,8 @@ package final class PluginRegistry {
     /// at a time; what loads is cached): one that crashes or hangs there is refused with one line and never
     /// `dlopen`ed here, so it cannot take the host down at start-up. A file a probe refused is loaded here, so its
     /// refusal (and what it logged) is the host's own. The first plugin keeps a component name claimed twice.
-    package func loadAll() -> PluginLoadReport {
+    /// Files in `elsewhere` (those that run in a worker) are left to ``IsolatedPlugins``.
+    package func loadAll(except elsewhere: Set<String> = []) -> PluginLoadReport {
         var report = PluginLoadReport()
         var declarations: [(path: String, declaration: DeclaredPlugin.Declaration)] = []
         for directory in directories {
@@ -75,7 +76,7 @@ package final class PluginRegistry {
             }
             // The folder as the trust check names it (no trailing slash).
             let folderPath = ((directory as NSString).appendingPathComponent("x") as NSString).deletingLastPathComponent
-            for path in PluginProbe.candidateNames(in: directory) {
+            for path in PluginProbe.candidateNames(in: directory) where !elsewhere.contains(path) {
                 var info = stat()
                 guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { continue }
                 let declaration = DeclaredPlugin.declaration(

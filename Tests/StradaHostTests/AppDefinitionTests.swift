@@ -36,12 +36,15 @@ import Testing
         let text = #"""
             {"id": "com.example.N", "name": "N", "start_url": "https://a.example/",
              "grants": {"dev.example.maps": {"capabilities": ["controls", "open-uri"]},
-                        "dev.example.pay": {"origins": ["https://pay.example:443/checkout"]}}}
+                        "dev.example.pay": {"origins": ["https://pay.example:443/checkout"], "isolation": "sandbox"},
+                        "dev.example.own": {"isolation": "in-process"}}}
             """#
         let app = try AppDefinition(json: text, path: "/srv/app.json")
         #expect(app.grants["dev.example.maps"] == .init(capabilities: [.controls, .openURI]))
         #expect(app.grants["dev.example.pay"]?.capabilities == nil, "a field left out keeps the manifest's word")
         #expect(app.grants["dev.example.pay"]?.origins == ["https://pay.example:443/checkout"])
+        #expect(app.grants["dev.example.pay"]?.isolation == .sandbox)
+        #expect(app.grants["dev.example.own"]?.isolation == .inProcess)
     }
 
     @Test func anAppCanAskForOnlyItsOwnPlugins() throws {
@@ -100,6 +103,10 @@ import Testing
             #"{"id":"com.example.N","name":"N","start_url":"https://a.example/","#
                 + #""grants":{"p":{"capabilities":["camera"]}}}"#,
             "unknown capability \"camera\" (known: controls, dialogs"
+        ),
+        (
+            #"{"id":"com.example.N","name":"N","start_url":"https://a.example/","grants":{"p":{"isolation":"vm"}}}"#,
+            "\"grants\".\"p\".\"isolation\" must be \"in-process\", \"process\" or \"sandbox\""
         ),
         (
             #"{"id":"com.example.N","name":"N","start_url":"https://a.example/","grants":{"p":{"origins":["app"]}}}"#,
