@@ -292,6 +292,13 @@ public struct ComponentRegistration: Sendable {
         registrations.map(\.name).uniqued()
     }
 
+    /// The names a page at `url` may use, in registration order (a component granted to other origins only is
+    /// left out): what its user agent announces.
+    @MainActor
+    package static func names(servedTo url: String, _ registrations: [ComponentRegistration]) -> [String] {
+        registrations.filter { $0.refusal(forPage: url) == nil }.map(\.name).uniqued()
+    }
+
     @MainActor
     public init(_ type: BridgeComponent.Type) {
         self.init(name: type.name) { destination, delegate in type.init(destination: destination, delegate: delegate) }

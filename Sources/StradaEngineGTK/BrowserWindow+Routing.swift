@@ -1,4 +1,5 @@
 import CWebKitGTK
+import StradaCore
 import StradaNavigation
 
 /// Where navigations go and what a failed load shows: the host decides (``BrowserWindow/decideRoute``).
@@ -19,7 +20,17 @@ extension BrowserWindow {
                     case STRADA_ROUTE_RESPONSE: .response(url: url)
                     default: .navigation(url: url, redirect: redirect != 0)
                     }
-                let handled = MainActor.assumeIsolated { window.decideRoute?(request) ?? false }
+                let handled = MainActor.assumeIsolated {
+                    // The document about to be loaded announces what its origin may use.
+                    switch request {
+                    case .response(let url): window.announceComponents(forPage: url)
+                    case .navigation(let url, _)
+                    where OriginPolicy.origin(of: url) != window.committedURL.flatMap(OriginPolicy.origin(of:)):
+                        window.announceComponents(forPage: url)
+                    default: break
+                    }
+                    return window.decideRoute?(request) ?? false
+                }
                 return handled ? STRADA_ROUTE_IGNORE : STRADA_ROUTE_DEFAULT
             }, context)
         strada_connect_load_failed(

@@ -37,6 +37,11 @@ package final class BrowserWindow: NavigationWindow {
     /// The view switcher, on a main window with tabs (``installTabs(_:)``).
     package internal(set) var tabSwitcher: TabSwitcher?
     private var componentNames: [String]
+    /// The names a page at a URL may use (a component granted to some origins only is announced to those);
+    /// `nil`: every page gets every name.
+    package var componentNamesForPage: (@MainActor (_ pageURL: String) -> [String]?)?
+    /// The user agent's suffix in force.
+    private var announcedSuffix: String
     let logger: Logger
     /// Sees the start-up phases this window passes (see `init`).
     private let onStartupPhase: (@MainActor (String) -> Void)?
@@ -98,9 +103,10 @@ package final class BrowserWindow: NavigationWindow {
             gtk_window_set_default_size(gtkWindow, Int32(size?.width ?? 960), Int32(size?.height ?? 640))
         }
 
+        announcedSuffix = UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames)
         webView = WebView(
             session: session,
-            userAgentSuffix: UserAgent.suffix(prefix: userAgentPrefix, componentNames: componentNames),
+            userAgentSuffix: announcedSuffix,
             controlledByAutomation: webDriver)
         onStartupPhase?("webView")
         bridge = Bridge(webView: webView, logger: logger)
@@ -264,9 +270,23 @@ package final class BrowserWindow: NavigationWindow {
         let before = componentNames
         componentNames = names
         guard Set(before) != Set(names) else { return false }
-        webView.setUserAgentSuffix(UserAgent.suffix(prefix: userAgentPrefix, componentNames: names))
+        announceComponents(forPage: currentURL)
         webView.reload()
         return true
+    }
+
+    /// The user agent's `bridge-components` list for a page at `url`: the names ``componentNamesForPage`` lets
+    /// it use (all when it is not set). WebKit has one user agent per web view, so it is set where a page's
+    /// origin is known before its document runs: when a navigation leaves the current origin (before WebKit
+    /// picks the web process that loads it — a cross-site page gets a new one, which keeps the user agent it
+    /// started with), when the main frame's document answers (after redirects), and again when a page has
+    /// loaded (a frame of another origin navigating inside it is also a navigation that leaves the origin).
+    package func announceComponents(forPage url: String?) {
+        let names = url.flatMap { componentNamesForPage?($0) } ?? componentNames
+        let suffix = UserAgent.suffix(prefix: userAgentPrefix, componentNames: names)
+        guard suffix != announcedSuffix else { return }
+        announcedSuffix = suffix
+        webView.setUserAgentSuffix(suffix)
     }
 
     /// The user agent the engine sends now.
@@ -314,6 +334,7 @@ package final class BrowserWindow: NavigationWindow {
     package func destroy() {
         onPageEvent = nil
         decideRoute = nil
+        componentNamesForPage = nil
         gtk_window_destroy(strada_gtk_window(window))
     }
     package func load(url: String) {

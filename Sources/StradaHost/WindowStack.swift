@@ -147,9 +147,16 @@ final class WindowStack {
             window.controls.asksTheUser = false
         }
         window.decideRoute = { [weak navigator] request in navigator?.route(request) ?? false }
+        // A component granted to some origins only is announced to their pages only (user agent).
+        window.componentNamesForPage = { [weak navigator] url in
+            guard let registrations = navigator?.registrations, registrations.contains(where: { $0.pageCheck != nil })
+            else { return nil }
+            return ComponentRegistration.names(servedTo: url, registrations)
+        }
         window.onPageEvent = { [weak self, weak window, weak navigator] event in
             if let automation = AutomationEvent(event) { channel?.emit(automation) }
             guard let window, var navigator else { return }
+            if case .finished(let url, _) = event { window.announceComponents(forPage: url) }
             // The main window's Back, Ctrl+R and F5 act on the tab shown.
             if window === self?.main, event.isWindowLevel, let shown = self?.shownNavigator { navigator = shown }
             guard !navigator.handle(event) else { return }

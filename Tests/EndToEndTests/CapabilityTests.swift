@@ -5,7 +5,8 @@ import Testing
 /// What a plugin may do, declared in its manifest and granted by the app definition (`"grants"`), held by the
 /// real host: a host-API call outside the grant is refused with one line naming the plugin, the capability
 /// and the fix, and the host and the other plugins keep going; a component granted to other origins only is
-/// not announced to a page of this one, and its messages are dropped with the reason.
+/// not announced to a page of this one (neither in its user agent nor to its bridge), and its messages are dropped
+/// with the reason.
 @Suite(.serialized, .oneAtATime, .temporaryDirectories, .timeLimit(.minutes(3)))
 struct CapabilityTests {
     /// An app definition starting at `start`, with `plugins` (first-party, with their manifests) and `grants`.
@@ -67,11 +68,18 @@ struct CapabilityTests {
         #expect(reason.contains("component \"form\" of plugin dev.strada.form is not granted to http://127.0.0.1"))
         #expect(reason.contains("grant it in the app definition's \"grants\""), "\(reason)")
         #expect(!host.events.contains { $0["event"] as? String == "control.added" })
+        let message = dropped["message"] as? [String: Any]
+        #expect((message?["data"] as? [String: Any])?["announced"] as? String == "button", "user agent: \(dropped)")
         // A page of the granted origin gets the component, and its message shows the native button.
         let mark = host.events.count
         try host.send(["command": "navigate", "url": other + "grant-probe.html"])
         let announced = try await host.waitFor("bridge.registered", after: mark)
         #expect(Set(announced["components"] as? [String] ?? []) == ["button", "form"], "\(announced)")
+        let received = try await host.waitFor("bridge.received", after: mark) { event in
+            (event["message"] as? [String: Any])?["component"] as? String == "form"
+        }
+        let userAgent = ((received["message"] as? [String: Any])?["data"] as? [String: Any])?["announced"] as? String
+        #expect(userAgent == "button form", "this origin's user agent names both: \(received)")
         let added = try await host.waitFor("control.added", after: mark)
         #expect((added["control"] as? [String: Any])?["title"] as? String == "Granted")
         try host.send(["command": "quit"])

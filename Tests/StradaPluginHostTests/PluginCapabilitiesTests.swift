@@ -59,6 +59,23 @@ import Testing
         #expect(grant.summary == "all host APIs (none declared) on https://app.example")
     }
 
+    @Test func aPageIsAnnouncedTheComponentsItsOriginMayUse() {
+        let grant = PluginGrant(origins: ["https://pay.example"])
+        let make: ComponentRegistration.Factory = { destination, delegate in
+            BridgeComponent(destination: destination, delegate: delegate)
+        }
+        let registrations = [
+            ComponentRegistration(name: "menu", make: make),
+            ComponentRegistration(
+                name: "pay", pageCheck: PluginGrants.pageCheck(of: "pay", plugin: "dev.example.pay", grant: grant),
+                make: make),
+            ComponentRegistration(name: "menu", make: make),
+        ]
+        let checkout = ComponentRegistration.names(servedTo: "https://pay.example/checkout", registrations)
+        #expect(checkout == ["menu", "pay"])
+        #expect(ComponentRegistration.names(servedTo: "https://app.example/", registrations) == ["menu"])
+    }
+
     @Test func eachControlNeedsItsCapability() {
         let needs: [(ControlSpec, Capability)] = [
             (.toast("Saved"), .notifications), (.clipboard("x"), .clipboard), (.openURL("https://a.example"), .openURI),
