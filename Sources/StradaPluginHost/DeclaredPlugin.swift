@@ -12,13 +12,20 @@ package struct DeclaredPlugin: Sendable, Equatable {
     /// Whether a probe child loaded this file (as it is now) before. One that was not is probed before it is
     /// opened in the host, so a plugin that crashes while loading cannot take the host down.
     package let probed: Bool
+    /// Its manifest as read when it was declared (`.some(nil)`: none lies beside it); `nil`: not read then.
+    /// Its grant is made from it, so a start-up reads each manifest once.
+    package var manifest: PluginManifest??
 
-    package init(path: String, id: String, version: String, componentNames: [String], probed: Bool) {
+    package init(
+        path: String, id: String, version: String, componentNames: [String], probed: Bool,
+        manifest: PluginManifest?? = nil
+    ) {
         self.path = path
         self.id = id
         self.version = version
         self.componentNames = componentNames
         self.probed = probed
+        self.manifest = manifest
     }
 
     /// How the host learns what one plugin file provides at start-up, without running any of its code.
@@ -40,11 +47,16 @@ package struct DeclaredPlugin: Sendable, Equatable {
         trust: PluginLoadError?
     ) -> Declaration {
         if let trust { return .refused(trust) }
+        let read: PluginManifest?? =
+            switch manifest {
+            case .success(let found): .some(found)
+            case .failure: nil
+            }
         if let cached, let id = cached.id {
             return .declared(
                 DeclaredPlugin(
                     path: path, id: id, version: cached.version ?? "0.0.0", componentNames: cached.components,
-                    probed: true))
+                    probed: true, manifest: read))
         }
         let found: PluginManifest?
         switch manifest {
@@ -58,7 +70,8 @@ package struct DeclaredPlugin: Sendable, Equatable {
         else { return .probe }
         return .declared(
             DeclaredPlugin(
-                path: path, id: id, version: found.version ?? "0.0.0", componentNames: components, probed: false))
+                path: path, id: id, version: found.version ?? "0.0.0", componentNames: components, probed: false,
+                manifest: .some(found)))
     }
 
     /// ``declaration(of:cached:manifest:trust:)`` for the file at `path` (whose `stat` is `info`, in a folder whose

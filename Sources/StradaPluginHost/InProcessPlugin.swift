@@ -22,6 +22,11 @@ package final class InProcessPlugin: ReloadablePlugin {
         self.registry = registry
     }
 
+    /// Its manifest as read when it was declared (see ``DeclaredPlugin/manifest``); `nil` once opened.
+    var declaredManifest: PluginManifest?? {
+        if case .declared(let plugin) = state { plugin.manifest } else { nil }
+    }
+
     package var id: String {
         switch state {
         case .declared(let plugin), .broken(let plugin): plugin.id

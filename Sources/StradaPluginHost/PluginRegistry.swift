@@ -161,15 +161,16 @@ package final class PluginRegistry {
     /// Registrations that resolve the current generation when a page creates the component — opening a declared
     /// plugin the first time one of its components is made.
     package var registrations: [ComponentRegistration] {
-        // Each owner's manifest is read once per set of registrations (made again after every reload), not at
-        // every page's announcement.
+        // Each owner's grant is made once per set of registrations (made again after every reload), not at every
+        // page's announcement, from the manifest read when the plugin was declared (read again once opened).
         var grants: [String: PluginGrant] = [:]
         return componentNames.map { name in
             let owner = ownerPath(of: name).flatMap { entries[$0] }
             let pageCheck = owner.flatMap { owner in
                 let grant =
                     grants[owner.path]
-                    ?? PluginGrants.grant(for: owner.id, manifest: PluginManifest(besidePlugin: owner.path))
+                    ?? PluginGrants.grant(
+                        for: owner.id, manifest: owner.declaredManifest ?? PluginManifest(besidePlugin: owner.path))
                 grants[owner.path] = grant
                 return PluginGrants.pageCheck(of: name, plugin: owner.id, grant: grant)
             }

@@ -24,7 +24,7 @@ struct LazyPluginTests {
                 == .declared(
                     DeclaredPlugin(
                         path: Self.path, id: "dev.example.counter", version: "1.2.0", componentNames: ["counter"],
-                        probed: true)))
+                        probed: true, manifest: .some(nil))))
     }
 
     @Test func aManifestWithIdAndComponentsDeclaresTheFileNotProbedYet() {
@@ -36,7 +36,7 @@ struct LazyPluginTests {
                 == .declared(
                     DeclaredPlugin(
                         path: Self.path, id: "dev.example.counter", version: "0.0.0",
-                        componentNames: ["counter", "tally"], probed: false)))
+                        componentNames: ["counter", "tally"], probed: false, manifest: manifest)))
     }
 
     @Test(arguments: [
