@@ -10,9 +10,9 @@ extension Navigator {
     func handle(_ event: PageEvent) -> Bool {
         switch event {
         case .committed(let url, _): pageCommitted(url: url)
-        case .locationChanged: locationChanged()
+        case .locationChanged: historySettled(.locationChanged)
         case .finished:
-            loadFinished()
+            historySettled(.loadFinished)
             return false
         case .titleChanged(let title): titleChanged(title)
         case .turbo(let message):

@@ -188,30 +188,32 @@ package final class Navigator {
         top.document = documents
     }
 
-    /// The URL changed within the document: a history traversal may have landed on a screen below. Not
-    /// while the top screen has no entry of its own (a Turbo 8 visit that failed before it changed history,
-    /// a native screen, a load about to be adopted): the entry below is the one shown then, and the web
-    /// view's address changes as soon as a load starts.
-    package func locationChanged() {
-        guard pending != .coldLoad, top?.historyItem != nil, let index = indexOfCurrentEntry(),
-            index < stack.count - 1
-        else { return }
-        pop(to: index, action: "back")
+    /// What moved the back/forward list's current entry, as the window reports it.
+    package enum HistoryMoment: Sendable {
+        /// The URL changed within the document.
+        case locationChanged
+        /// A load ended (or a history traversal stopped it).
+        case loadFinished
     }
 
-    /// A load ended, or a history traversal stopped it. WebKit makes Back from a page loaded in full after
-    /// its Turbo visit (Turbo could not render it in place) a traversal within the document — the full load
-    /// reused the entry the visit had pushed — so nothing is committed; when the traversal stops the page's
-    /// load, the page's Turbo (not loaded yet) ignores it, and the document shown is still the top screen's
-    /// at the address of the entry below. The screen holding that entry comes back and its page loads again.
-    package func loadFinished() {
+    /// The one place a history traversal the page made lands: when the back/forward list's current entry is a
+    /// screen below the top, that screen comes back. Not while the top screen has no entry of its own (a Turbo 8
+    /// visit that failed before it changed history, a native screen, a load about to be adopted): the entry below
+    /// is the one shown then, and the web view's address changes as soon as a load starts.
+    ///
+    /// At a load's end the document shown may not be the revealed screen's: WebKit makes Back from a page loaded
+    /// in full after its Turbo visit (Turbo could not render it in place) a traversal within the document — the
+    /// full load reused the entry the visit had pushed — so nothing is committed; when the traversal stops the
+    /// page's load, the page's Turbo (not loaded yet) ignores it, and the document shown is still the top
+    /// screen's at the address of the entry below. The revealed screen's page then loads again.
+    package func historySettled(_ moment: HistoryMoment) {
         guard pending != .coldLoad, let top, top.historyItem != nil, let index = indexOfCurrentEntry(),
             index < stack.count - 1
         else { return }
         let revealed = stack[index]
         let shownDocument = top.document
         pop(to: index, action: "back")
-        if revealed.document != shownDocument {
+        if moment == .loadFinished, revealed.document != shownDocument {
             logger.debug("screen \(revealed.number) (\(revealed.url)) came back over another document: reloading it")
             revealed.hasTurbo = false
             window.reload()

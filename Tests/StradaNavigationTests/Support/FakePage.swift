@@ -297,9 +297,9 @@ final class FakePage {
             // As WebKit reports it: the address changes first, the current history entry only once the
             // stopped load has finished.
             stillLoading = false
-            navigator.locationChanged()
+            navigator.historySettled(.locationChanged)
             window.traverse(to: target)
-            navigator.loadFinished()
+            navigator.historySettled(.loadFinished)
             return
         }
         window.traverse(to: target)
@@ -315,7 +315,7 @@ final class FakePage {
                     identifier: identifier, location: target.url, restorationIdentifier: target.restorationIdentifier,
                     title: nil))
         } else if sameDocument {
-            navigator.locationChanged()
+            navigator.historySettled(.locationChanged)
         } else {
             window.committedURL = target.url
             navigator.pageCommitted(url: target.url)
