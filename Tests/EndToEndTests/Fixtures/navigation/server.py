@@ -29,17 +29,17 @@ afresh. Pages use the web library (SDK/web/strada.js) and the demo's button and 
     GET  /configurations/linux.json  path-configuration.json (next to this file)
     GET  /strada.js, /demo.js, /components/*.js, /turbo.js (with --turbo FILE)
 """
-import argparse
 import html
-import http.server
 import os
-import signal
 import sys
 import threading
 import time
 import urllib.parse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import fixture_server  # noqa: E402 (Fixtures/fixture_server.py)
+
 REPOSITORY = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 DEMO = os.path.join(REPOSITORY, "Examples", "demo")
 PAGES = os.path.join(HERE, "pages")
@@ -72,8 +72,8 @@ def button(name, side, target):
     return '<a href="%s" %s>%s</a>' % (html.escape(target, quote=True), attributes, title)
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(fixture_server.Handler):
+    app = "navigation"
 
     def do_GET(self):
         url = urllib.parse.urlsplit(self.path)
@@ -176,39 +176,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
         kind = "application/json" if path.endswith(".json") else "text/javascript; charset=utf-8"
         self.send_bytes(200, data, kind)
 
-    def send_bytes(self, status, data, content_type):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format, *args):
-        sys.stderr.write("navigation: %s\n" % (format % args))
-
 
 def main():
-    parser = argparse.ArgumentParser(description="The navigation tests' app.")
-    parser.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
-    parser.add_argument("--turbo", metavar="FILE", help="a Turbo build, served as /turbo.js and loaded by every page")
-    arguments = parser.parse_args()
+    arguments = fixture_server.arguments("The navigation tests' app.")
     global TURBO_FILE
-    if arguments.turbo:
-        if not os.path.isfile(arguments.turbo):
-            parser.error("--turbo %s: no such file" % arguments.turbo)
-        TURBO_FILE = arguments.turbo
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
-    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(0))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", arguments.port), Handler)
-    server.daemon_threads = True
-    print("listening on http://127.0.0.1:%d/" % server.server_address[1], flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    TURBO_FILE = arguments.turbo
+    fixture_server.serve(arguments.port, Handler)
 
 
 if __name__ == "__main__":

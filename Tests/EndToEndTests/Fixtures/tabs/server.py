@@ -12,16 +12,16 @@ has one bridge button, so a native header-bar button "<name> right" follows the 
     GET  /requests          {"<path>": <times served>, …}: every HTML page served so far
     GET  /strada.js, /demo.js, /components/button.js, /turbo.js (with --turbo FILE: every page loads it)
 """
-import argparse
 import html
-import http.server
 import json
 import os
-import signal
 import sys
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import fixture_server  # noqa: E402 (Fixtures/fixture_server.py)
+
 REPOSITORY = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))
 DEMO = os.path.join(REPOSITORY, "Examples", "demo")
 STATIC = {
@@ -52,19 +52,19 @@ requests = {}
 lock = threading.Lock()
 
 
-class Handler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
+class Handler(fixture_server.Handler):
+    app = "tabs"
 
     def do_GET(self):
         path = self.path.split("?")[0]
         static = dict(STATIC, **({"/turbo.js": TURBO_FILE} if TURBO_FILE else {}))
         if path in static:
             with open(static[path], "rb") as file:
-                return self.send(200, file.read(), "text/javascript; charset=utf-8")
+                return self.send_bytes(200, file.read(), "text/javascript; charset=utf-8")
         if path == "/requests":
             with lock:
                 counts = dict(requests)
-            return self.send(200, json.dumps(counts).encode("utf-8"), "application/json")
+            return self.send_bytes(200, json.dumps(counts).encode("utf-8"), "application/json")
         parts = path.strip("/").split("/")
         if len(parts) in (2, 3) and parts[0] == "tab" and (len(parts) == 2 or parts[2] == "next"):
             with lock:
@@ -74,39 +74,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             values = {"title": html.escape(title), "target": html.escape(target),
                       "button": html.escape(title + " right"),
                       "turbo": '<script src="/turbo.js"></script>' if TURBO_FILE else ""}
-            return self.send(200, (PAGE % values).encode("utf-8"), "text/html; charset=utf-8")
-        self.send(404, b"not found", "text/plain")
-
-    def send(self, status, data, content_type):
-        self.send_response(status)
-        self.send_header("Content-Type", content_type)
-        self.send_header("Content-Length", str(len(data)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, format, *args):
-        sys.stderr.write("tabs: %s\n" % (format % args))
+            return self.send_bytes(200, (PAGE % values).encode("utf-8"), "text/html; charset=utf-8")
+        self.send_bytes(404, b"not found", "text/plain")
 
 
 def main():
-    parser = argparse.ArgumentParser(description="The tab tests' app.")
-    parser.add_argument("--port", type=int, default=8000, help="the port (0: any free port)")
-    parser.add_argument("--turbo", metavar="FILE", help="a Turbo build, served as /turbo.js and loaded by every page")
-    arguments = parser.parse_args()
+    arguments = fixture_server.arguments("The tab tests' app.")
     global TURBO_FILE
     TURBO_FILE = arguments.turbo
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT, signal.SIGHUP})
-    signal.signal(signal.SIGTERM, lambda number, frame: sys.exit(0))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", arguments.port), Handler)
-    server.daemon_threads = True
-    print("listening on http://127.0.0.1:%d/" % server.server_address[1], flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    fixture_server.serve(arguments.port, Handler)
 
 
 if __name__ == "__main__":
