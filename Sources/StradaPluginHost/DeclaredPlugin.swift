@@ -83,7 +83,8 @@ package struct DeclaredPlugin: Sendable, Equatable {
         let trust =
             PluginTrust.refusal(path, mode: info.st_mode, of: path)
             ?? PluginTrust.refusal(path, mode: folderMode, of: folder)
-            ?? PluginSignatures.check(path)  // an app requiring signed plugins never announces another
+            // An app requiring signed plugins never announces another, nor one changed since it was signed.
+            ?? PluginSignatures.check(path, hashingLibrary: true)
         return declaration(
             of: path, cached: PluginManifestCache.Identity(path, info).flatMap(cache.status(of:)),
             manifest: PluginLoader.readManifest(forPlugin: path), trust: trust)

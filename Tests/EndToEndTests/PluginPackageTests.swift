@@ -60,23 +60,30 @@ struct PluginPackageTests {
         #expect(listing.stdout == "manifest.json\nlibStradaFormPlugin.so\nsignature.json\n", "\(listing.stderr)")
     }
 
-    /// An app that requires signed plugins loads the one installed from a trusted, signed package and refuses
-    /// a plain copy beside it, with one line saying why and what to do.
-    @Test func anAppRequiringSignedPluginsLoadsOnlyThoseFromTrustedPackages() async throws {
-        let workshop = try Workshop()
+    /// The form plugin installed from the workshop's package (signed by a key trusted as "acme") into an app's
+    /// plugins folder, and that app's definition, which requires signed plugins.
+    static func appRequiringSignatures(_ workshop: Workshop) async throws -> (definition: String, plugins: String) {
         let key = try await Self.signedPackage(in: workshop)
         #expect(try await workshop.host(["plugin", "trust", "add", "acme", key]).status == 0)
         let plugins = (try TemporaryDirectory.make("app") as NSString).appendingPathComponent("plugins")
         let install = try await workshop.host(["plugin", "install", workshop.package, "--plugins", plugins, "--yes"])
         #expect(install.status == 0, "\(install.stderr)")
-        try FileManager.default.copyItem(
-            atPath: BuiltProducts.path("libStradaButtonPlugin.so"),
-            toPath: (plugins as NSString).appendingPathComponent("libStradaButtonPlugin.so"))
         let definition = (plugins as NSString).deletingLastPathComponent + "/app.json"
         try """
         {"id": "dev.strada.SignedTest", "name": "Signed", "start_url": "file://\(definition)",
          "plugins": ["\(plugins)"], "system_plugins": false, "require_signed_plugins": true}
         """.write(toFile: definition, atomically: true, encoding: .utf8)
+        return (definition, plugins)
+    }
+
+    /// An app that requires signed plugins loads the one installed from a trusted, signed package and refuses
+    /// a plain copy beside it, with one line saying why and what to do.
+    @Test func anAppRequiringSignedPluginsLoadsOnlyThoseFromTrustedPackages() async throws {
+        let workshop = try Workshop()
+        let (definition, plugins) = try await Self.appRequiringSignatures(workshop)
+        try FileManager.default.copyItem(
+            atPath: BuiltProducts.path("libStradaButtonPlugin.so"),
+            toPath: (plugins as NSString).appendingPathComponent("libStradaButtonPlugin.so"))
         let host = try HostProcess(app: definition, arguments: [], environment: workshop.environment)
         let ready = try await host.waitFor("host.ready", timeout: 60)
         #expect(ready["components"] as? [String] == ["form"], "\(ready)")
@@ -84,6 +91,32 @@ struct PluginPackageTests {
             host.standardError.contains(
                 "libStradaButtonPlugin.so: refused: it has no manifest recording its checksum, "
                     + "and this app requires signed plugins"), "\(host.standardError)")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
+    /// A library changed after its signed install (one byte of its compiler's note, so it would still load): its
+    /// signature and manifest still match each other, but the loader checks the library against the manifest's
+    /// checksum before any of its code runs, in process and in a worker alike. It is refused with one line naming
+    /// it, its component is not there, and the host goes on.
+    @Test(arguments: [[], ["--isolate"]])
+    func aLibraryChangedAfterItsSignedInstallIsRefused(_ arguments: [String]) async throws {
+        let workshop = try Workshop()
+        let (definition, plugins) = try await Self.appRequiringSignatures(workshop)
+        let library = (plugins as NSString).appendingPathComponent("libStradaFormPlugin.so")
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: library))
+        let note = try #require(bytes.range(of: Data("clang version".utf8)), "the library's .comment")
+        bytes[note.lowerBound] ^= 0x20  // "Clang version"
+        try bytes.write(to: URL(fileURLWithPath: library))
+        let host = try HostProcess(app: definition, arguments: arguments, environment: workshop.environment)
+        let ready = try await host.waitFor("host.ready", timeout: 60)
+        #expect(ready["components"] as? [String] == [], "\(ready)")
+        let lines = host.standardError.split(separator: "\n").filter { $0.contains("checksum mismatch") }
+        #expect(lines.count == 1, "\(host.standardError)")
+        #expect(
+            lines.first?.contains(
+                "plugin \(library): checksum mismatch: the manifest says sha256 ") == true, "\(host.standardError)")
+        #expect(lines.first?.contains("reinstall it with `strada-host plugin install`") == true)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

@@ -5,14 +5,21 @@ import Testing
 /// `--sandbox` (and a plugin's `"isolation": "sandbox"`): a hostile plugin written by the test
 /// (`Fixtures/sandbox-probe-plugin.c`) tries to read a file in the user's home, to connect to a TCP server on
 /// the host's loopback and to signal the host. As a plain worker process it can do all three; in the sandbox
-/// each is denied by the kernel, and granted `network` it connects (and still reads nothing of the home).
+/// each is denied by the kernel, and granted `network` it connects (and still reads nothing of the home). It then
+/// makes three calls the sandbox's seccomp filter denies (ptrace, unshare of a user namespace, keyctl): `EPERM` in
+/// the sandbox, and not `EPERM` as a plain worker, where no filter answers them.
 @Suite(.serialized, .oneAtATime, .temporaryDirectories, .timeLimit(.minutes(3)))
 struct SandboxTests {
     struct Outcome: Equatable {
         var read: String
         var connect: String
         var signal: String
+        /// What ptrace, unshare and keyctl got, by name.
+        var calls: [String: String] = [:]
     }
+
+    /// What the probe reports for a call the seccomp filter denied.
+    static let deniedByFilter = "denied: Operation not permitted"
 
     /// Runs the probe plugin in a host started with `arguments`; `manifest`, when given, is written beside it.
     static func probe(_ arguments: [String], manifest: String? = nil) async throws -> Outcome {
@@ -47,12 +54,33 @@ struct SandboxTests {
         server.stop()
         return Outcome(
             read: data["read"] as? String ?? "?", connect: data["connect"] as? String ?? "?",
-            signal: data["signal"] as? String ?? "?")
+            signal: data["signal"] as? String ?? "?",
+            calls: ["ptrace", "unshare", "keyctl"].reduce(into: [:]) { $0[$1] = data[$1] as? String ?? "?" })
     }
 
     @Test func aPlainWorkerCanDoAllThree() async throws {
         let outcome = try await Self.probe(["--isolate"])
-        #expect(outcome == Outcome(read: "ok", connect: "ok", signal: "ok"), "the probe works: \(outcome)")
+        #expect(
+            [outcome.read, outcome.connect, outcome.signal] == ["ok", "ok", "ok"], "the probe works: \(outcome)")
+    }
+
+    /// No filter answers a plain worker: whatever ptrace, unshare and keyctl get there, it is not the filter's
+    /// `EPERM` (so the sandbox's answers below are the filter's).
+    @Test func aPlainWorkerHasNoSeccompFilter() async throws {
+        let outcome = try await Self.probe(["--isolate"])
+        #expect(outcome.calls.count == 3 && !outcome.calls.values.contains("?"), "\(outcome)")
+        for (call, result) in outcome.calls {
+            #expect(result != Self.deniedByFilter, "\(call): \(outcome)")
+        }
+    }
+
+    @Test func inTheSandboxTheSeccompFilterDeniesPtraceUnshareAndKeyctl() async throws {
+        let outcome = try await Self.probe(["--sandbox"])
+        #expect(
+            outcome.calls == [
+                "ptrace": Self.deniedByFilter, "unshare": Self.deniedByFilter, "keyctl": Self.deniedByFilter,
+            ],
+            "\(outcome)")
     }
 
     @Test func inTheSandboxEachIsDenied() async throws {

@@ -22,6 +22,26 @@ import Testing
         let networked = PluginSandbox(network: true, dataFolder: "/d").arguments(
             running: "/usr/bin/strada-host", [], file: "/opt/p/libx.so", home: "/home/ann")
         #expect(!networked.contains("--unshare-net"))
+        #expect(!networked.contains("--seccomp"), "no filter descriptor given")
+        let filtered = sandbox.arguments(
+            running: "/usr/bin/strada-host", ["plugin", "worker", "x"], file: "/opt/p/libx.so", home: "/home/ann",
+            seccomp: 7
+        ).joined(separator: " ")
+        #expect(filtered.contains("--seccomp 7 --die-with-parent --new-session -- /usr/bin/strada-host"))
+    }
+
+    /// The filter reaches bubblewrap through a pipe read end: close-on-exec (only the worker's spawn passes it
+    /// on), above the standard streams, holding the program and then its end.
+    @Test func theFiltersPipeHoldsTheProgramAndIsCloseOnExec() throws {
+        let bytes = SeccompFilter(for: .x86_64).bytes
+        let fd = try #require(IsolatedPlugin.pipe(holding: bytes))
+        defer { close(fd) }
+        #expect(fd >= 3)
+        #expect(fcntl(fd, F_GETFD) & FD_CLOEXEC != 0)
+        var read = [UInt8](repeating: 0, count: bytes.count + 16)
+        let count = read.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
+        #expect(Array(read.prefix(max(count, 0))) == bytes)
+        #expect(read.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) } == 0, "its end")
     }
 
     @Test func whichPluginsRunInTheSandbox() throws {

@@ -152,17 +152,22 @@ package final class IsolatedPlugin {
         environment[PluginWorker.codecEnvironmentKey] = Strada.config.codec.json
         var executable = launcher.executable
         var arguments = launcher.workerArguments(file ?? loadPath, memoryLimitMB)
+        var inherited: [Int32] = []
         if let sandbox = PluginGrants.sandbox(forPluginAt: path) {
             // In its own PID namespace the worker cannot see the host: bubblewrap ends it with the host.
-            (executable, arguments) = try sandboxed(executable, arguments, in: sandbox, file: file ?? loadPath)
+            let filter: Int32
+            (executable, arguments, filter) = try sandboxed(executable, arguments, in: sandbox, file: file ?? loadPath)
+            inherited.append(filter)
         } else {
             // The worker ends itself once this process is gone (see PluginWorker.watchHost).
             environment[PluginWorker.hostEnvironmentKey] = String(getpid())
         }
+        // Open only across the spawn: bubblewrap has its copy (and reads it once); nothing else gets one.
+        defer { for fd in inherited { close(fd) } }
         let connection: WorkerConnection
         do {
             connection = try WorkerConnection(
-                executable: executable, arguments: arguments, environment: environment
+                executable: executable, arguments: arguments, environment: environment, inherited: inherited
             ) { [weak self] connection, event in
                 DispatchQueue.main.async { MainActor.assumeIsolated { self?.receive(event, from: connection) } }
             }
@@ -199,7 +204,13 @@ package final class IsolatedPlugin {
             drain()
         case .ended(let status):
             if pending?.connection === connection {
-                loadFailed(connection, reason: Self.describe(status, loading: true))
+                // bubblewrap refusing the sandbox or its seccomp filter ends here too, after its own line.
+                let sandboxed = PluginGrants.sandbox(forPluginAt: path) != nil
+                loadFailed(
+                    connection, reason: Self.describe(status, loading: true),
+                    remedy: sandboxed
+                        ? "fix or remove the plugin; if bwrap's line above refuses the sandbox, it cannot run there"
+                        : "fix or remove the plugin")
             } else if connection === self.connection {
                 workerEnded(status)
             }

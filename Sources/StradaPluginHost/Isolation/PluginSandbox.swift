@@ -3,7 +3,8 @@ import Foundation
 /// A worker run inside bubblewrap (`bwrap`, which WebKit's own sandbox already needs): the system read-only, an
 /// empty home and `/tmp`, no other process visible (its own PID namespace), no network unless the plugin is
 /// granted `network` (its own network namespace: only its own loopback), and one folder it may write, its data
-/// folder, which is also its `HOME`. It ends with the host (`--die-with-parent`). No seccomp filter yet.
+/// folder, which is also its `HOME`. It ends with the host (`--die-with-parent`), and runs under a seccomp filter
+/// (``SeccompFilter``) that denies the system calls a plugin has no business making.
 package struct PluginSandbox: Sendable, Equatable {
     /// Whether the plugin keeps the host's network.
     package var network: Bool
@@ -27,9 +28,10 @@ package struct PluginSandbox: Sendable, Equatable {
     }
 
     /// `bwrap`'s arguments to run `executable arguments` for the plugin file `file` (which, with the executable's
-    /// folder, stays readable even where it lies under the hidden home or /tmp).
+    /// folder, stays readable even where it lies under the hidden home or /tmp), under the seccomp program bwrap
+    /// reads from the inherited descriptor `seccomp` when one is given.
     package func arguments(
-        running executable: String, _ arguments: [String], file: String, home: String
+        running executable: String, _ arguments: [String], file: String, home: String, seccomp: Int32? = nil
     ) -> [String] {
         var result = [
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", home,
@@ -49,6 +51,7 @@ package struct PluginSandbox: Sendable, Equatable {
         result += ["--bind", dataFolder, dataFolder, "--setenv", "HOME", dataFolder, "--chdir", dataFolder]
         result += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
         if !network { result.append("--unshare-net") }
+        if let seccomp { result += ["--seccomp", String(seccomp)] }
         result += ["--die-with-parent", "--new-session", "--", executable] + arguments
         return result
     }

@@ -60,9 +60,10 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
     private var lastProgress = DispatchTime.now().uptimeNanoseconds
 
     /// Starts `executable` with `arguments` and `environment`, its stdin and stdout connected to this
-    /// connection, its stderr the host's. `sink` is called on the I/O thread.
+    /// connection, its stderr the host's, and `inherited` descriptors (close-on-exec here) open in it at the same
+    /// numbers: the caller closes them after this returns. `sink` is called on the I/O thread.
     init(
-        executable: String, arguments: [String], environment: [String: String],
+        executable: String, arguments: [String], environment: [String: String], inherited: [Int32] = [],
         sink: @escaping @Sendable (WorkerConnection, Event) -> Void
     ) throws(SpawnError) {
         var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], wake: [Int32] = [-1, -1]
@@ -77,7 +78,8 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
             for fd in input + output { close(fd) }
             throw SpawnError(code: code)
         }
-        let spawned = Self.spawn(executable, arguments, environment, stdin: input[0], stdout: output[1])
+        let spawned = Self.spawn(
+            executable, arguments, environment, stdin: input[0], stdout: output[1], inherited: inherited)
         close(input[0])
         close(output[1])
         guard case .success(let pid) = spawned else {
@@ -324,14 +326,15 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
     /// pipe2(2): both ends close-on-exec from the start, so no process another thread starts meanwhile inherits
     /// them (a worker holding another's input open kept it from ever seeing its end). Glibc declares it only
     /// with `_GNU_SOURCE`, which Swift's module does not set: it is looked up.
-    private static func pipe2(_ fds: inout [Int32], _ flags: Int32) -> Int32 {
+    static func pipe2(_ fds: inout [Int32], _ flags: Int32) -> Int32 {
         typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
         guard let symbol = dlsym(nil, "pipe2") else { return -1 }
         return fds.withUnsafeMutableBufferPointer { unsafeBitCast(symbol, to: Pipe2.self)($0.baseAddress!, flags) }
     }
 
     private static func spawn(
-        _ executable: String, _ arguments: [String], _ environment: [String: String], stdin: Int32, stdout: Int32
+        _ executable: String, _ arguments: [String], _ environment: [String: String], stdin: Int32, stdout: Int32,
+        inherited: [Int32]
     ) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -339,6 +342,8 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         // dup2 clears close-on-exec on the copies: the worker gets these two, and no other pipe of ours.
         posix_spawn_file_actions_adddup2(&actions, stdin, 0)
         posix_spawn_file_actions_adddup2(&actions, stdout, 1)
+        // A descriptor dup2'd onto itself only loses close-on-exec, in the child (glibc 2.29 on, as POSIX asks).
+        for fd in inherited { posix_spawn_file_actions_adddup2(&actions, fd, fd) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

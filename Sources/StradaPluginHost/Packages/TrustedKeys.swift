@@ -90,9 +90,11 @@ package enum PluginSignatures {
 
     package static func require(_ keys: TrustedKeys?) { requiredKeys.withLock { $0 = keys } }
 
-    /// `nil` when `path` may load; otherwise why not. The library is not hashed here: the loader checks it against
-    /// the manifest's checksum before it runs any code (in the worker too: a staged copy takes its manifest).
-    package static func check(_ path: String) -> PluginLoadError? {
+    /// `nil` when `path` may load; otherwise why not. The library is hashed only with `hashingLibrary`: the loader
+    /// checks it against the manifest's checksum before it runs any code (in the worker too: a staged copy takes its
+    /// manifest), but a start announces plugins without opening them, so it asks for the hash — a library changed
+    /// after its signed install is then refused at start, and its components are never announced.
+    package static func check(_ path: String, hashingLibrary: Bool = false) -> PluginLoadError? {
         guard let trusted = requiredKeys.withLock({ $0 }) else { return nil }
         let remedy =
             "install it from a package signed by a publisher you trust (strada-host plugin install FILE.strada-plugin)"
@@ -100,7 +102,7 @@ package enum PluginSignatures {
             PluginLoadError(path: path, reason: "refused: \(why), and this app requires signed plugins", remedy: remedy)
         }
         guard let manifest = FileManager.default.contents(atPath: PluginManifest.path(forPlugin: path)),
-            (try? PluginManifest(json: String(decoding: manifest, as: UTF8.self)))?.sha256 != nil
+            let expected = (try? PluginManifest(json: String(decoding: manifest, as: UTF8.self)))?.sha256
         else { return refuse("it has no manifest recording its checksum") }
         guard let data = FileManager.default.contents(atPath: PluginInstaller.signaturePath(forPlugin: path)),
             let signature = PluginSigning.Signature(json: data)
@@ -108,6 +110,10 @@ package enum PluginSignatures {
         guard signature.isValid(for: manifest) else { return refuse("its signature does not match its manifest") }
         guard trusted.name(of: signature.publicKey) != nil else {
             return refuse("it is signed by a key you do not trust (\(signature.publicKey))")
+        }
+        if hashingLibrary {
+            let actual = (try? PluginManifest.sha256(ofFile: path)) ?? ""
+            if actual != expected { return .checksumMismatch(path, expected: expected, actual: actual) }
         }
         return nil
     }

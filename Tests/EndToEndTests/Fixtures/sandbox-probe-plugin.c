@@ -1,13 +1,17 @@
 /* A hostile test plugin in C for the sandbox tests: component "probe". On "connect" with data {"file", "port",
    "pid"} (strings) it tries three things a plugin should not be able to do in the sandbox — read a file in the
    user's home, connect to a TCP server on the host's loopback, signal the host — and replies to the connect
-   with what happened to each: {"read": "ok"|"denied: <why>", "connect": …, "signal": …}. Compiled after
-   plugin-support.c. */
+   with what happened to each: {"read": "ok"|"denied: <why>", "connect": …, "signal": …}. Then three calls the
+   sandbox's seccomp filter denies — ptrace (PTRACE_CONT on itself: ESRCH where the call is allowed, as it is not
+   traced), unshare(CLONE_NEWUSER), keyctl (the session keyring's id) — reported the same way as "ptrace",
+   "unshare" and "keyctl". Compiled after plugin-support.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static void outcome(char *out, size_t size, int ok) {
@@ -34,9 +38,16 @@ static void receive(strada_plugin_instance *plugin_instance, strada_string json)
     outcome(connect_result, sizeof connect_result, sock >= 0 && connect(sock, (struct sockaddr *)&address, sizeof address) == 0);
     if (sock >= 0) close(sock);
     outcome(signal_result, sizeof signal_result, kill((pid_t)atoi(pid), 0) == 0);  /* 0: only asks whether it may */
-    char reply[512];
-    snprintf(reply, sizeof reply, "{\"read\":\"%s\",\"connect\":\"%s\",\"signal\":\"%s\"}", read_result,
-             connect_result, signal_result);
+    char ptrace_result[128], unshare_result[128], keyctl_result[128];
+    outcome(ptrace_result, sizeof ptrace_result, ptrace(PTRACE_CONT, getpid(), 0, 0) == 0);
+    outcome(unshare_result, sizeof unshare_result, syscall(SYS_unshare, 0x10000000 /* CLONE_NEWUSER */) == 0);
+    /* KEYCTL_GET_KEYRING_ID (0) of KEY_SPEC_SESSION_KEYRING (-3), without creating it (0). */
+    outcome(keyctl_result, sizeof keyctl_result, syscall(SYS_keyctl, 0, -3, 0) >= 0);
+    char reply[1024];
+    snprintf(reply, sizeof reply,
+             "{\"read\":\"%s\",\"connect\":\"%s\",\"signal\":\"%s\",\"ptrace\":\"%s\",\"unshare\":\"%s\","
+             "\"keyctl\":\"%s\"}",
+             read_result, connect_result, signal_result, ptrace_result, unshare_result, keyctl_result);
     the_host->reply_to_event(the_host, self->host_instance, str("connect"), str(reply));
 }
 

@@ -1,12 +1,15 @@
 """The bridge's round trip, overlapped throughput and 1 MiB payload with the echo plugin in the host's process, in
 a worker process (--isolate) and in a sandboxed worker (--sandbox: bubblewrap), each against the engine echo in the
-same host run (Benchmarks/web/roundtrip.html), and each mode's start to host.ready."""
+same host run (Benchmarks/web/roundtrip.html), and each mode's start to host.ready; then, for the start-up and
+hot-reload targets with each mode on, the hot plugin's host started three times to the adapter's ready and
+reloaded six times (the reload section's measure, with --isolate or --sandbox)."""
 import os
 import shutil
 import statistics
 import time
 
 from ..host import Host
+from .reload import builds, hot_reloads
 
 TITLE = "round trip, throughput and 1 MiB in process, isolated and sandboxed, against the engine echo"
 
@@ -15,6 +18,7 @@ MODES = {"in_process": [], "process": ["--isolate"], "sandbox": ["--sandbox"]}
 
 def measure(bench):
     figures = {}
+    built = builds(bench)
     page = "file://" + os.path.join(bench.root, f"Benchmarks/web/roundtrip.html?count={bench.count}")
     for mode, flags in MODES.items():
         if mode == "sandbox" and not shutil.which("bwrap"):
@@ -39,4 +43,7 @@ def measure(bench):
             "large_payload_ms": large["bridge"]["medianMs"], "large_payload_floor_ms": large["floor"]["medianMs"],
             "large_payload_bytes": large["bridge"]["bytes"],
         }
+        hot = hot_reloads(bench, flags, count=6, starts=3, built=built)
+        figures[mode].update({"ready_ms": hot["ready_median"], "hot_reload_ms": hot["median"],
+                              "hot_reload_runs": hot["runs"], "hot_reload_registry_ms": hot["registry_median"]})
     return {"isolated": figures}
