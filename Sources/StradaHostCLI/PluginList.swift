@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StradaCore
 import StradaHost
 import StradaPluginHost
 
@@ -45,26 +46,33 @@ struct PluginList: ParsableCommand {
             status.printLogIfRefused()
             return status
         }
+        // Where a run without --isolate puts each plugin (the app's "isolation", or the sandbox for a signed one).
+        let rules = PlacementRules(overrides: app?.grants ?? [:])
         if json {
-            for status in statuses { print(status.json(overrides: app?.grants ?? [:]).serialized(sortedKeys: true)) }
+            for status in statuses {
+                guard case .object(var fields) = status.json(overrides: app?.grants ?? [:]) else { continue }
+                if status.state == .loaded { fields["runs"] = .string(rules.placement(forPluginAt: status.path).name) }
+                print(JSON.object(fields).serialized(sortedKeys: true))
+            }
             return
         }
         let includeSystem = systemPlugins ?? app?.systemPlugins ?? true
         print(
             PluginTable.render(
                 statuses, folders: folders.isEmpty ? [PluginDirectories.userDefault] : folders,
-                system: PluginDirectories.system, systemSearched: includeSystem, grants: app?.grants ?? [:]))
+                system: PluginDirectories.system, systemSearched: includeSystem, grants: app?.grants ?? [:],
+                rules: rules))
     }
 }
 
 enum PluginTable {
-    /// A table (id, version, ABI, components, status, what it may use with `grants` — an app definition's —
-    /// applied, file), then one line per plugin that did not load or lost a component name to an earlier one,
-    /// then every folder searched, in order, and the system plugins folder (`system`) when it is not among them:
-    /// why (not there, or not searched: `systemSearched` false).
+    /// A table (id, version, ABI, components, status, where a run puts it under `rules`, what it may use with
+    /// `grants` — an app definition's — applied, file), then one line per plugin that did not load or lost a
+    /// component name to an earlier one, then every folder searched, in order, and the system plugins folder
+    /// (`system`) when it is not among them: why (not there, or not searched: `systemSearched` false).
     static func render(
         _ statuses: [PluginStatus], folders: [String], system: String, systemSearched: Bool,
-        grants: [String: PluginGrant.Override] = [:]
+        grants: [String: PluginGrant.Override] = [:], rules: PlacementRules = PlacementRules()
     ) -> String {
         let systemLine =
             folders.contains(system)
@@ -77,7 +85,7 @@ enum PluginTable {
                 .joined(separator: "\n")
         }
         var owners: [String: String] = [:]
-        var rows = [["ID", "VERSION", "ABI", "COMPONENTS", "STATUS", "MAY USE", "PATH"]]
+        var rows = [["ID", "VERSION", "ABI", "COMPONENTS", "STATUS", "RUNS", "MAY USE", "PATH"]]
         var notes: [String] = []
         for status in statuses {
             var state = status.state.rawValue
@@ -92,6 +100,7 @@ enum PluginTable {
             rows.append([
                 status.id ?? "-", status.version ?? "-", status.abi ?? "-",
                 status.components.isEmpty ? "-" : status.components.joined(separator: ","), state,
+                status.state == .loaded ? rules.placement(forPluginAt: status.path).name : "-",
                 status.grant(overrides: grants)?.summary ?? "-", status.path,
             ])
             if let error = status.error { notes.append(error) }

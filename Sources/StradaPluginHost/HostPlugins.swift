@@ -23,11 +23,9 @@ package final class HostPlugins: ReloadablePluginSet {
 
     /// The plugin files in `directories` and where each runs. The folders are listed once; a plugin's manifest
     /// is read here only when the app definition chooses an isolation or the plugin goes into the sandbox.
-    package static func plan(_ directories: [String]) -> Plan {
+    package static func plan(_ directories: [String], rules: PlacementRules = PluginGrants.rules) -> Plan {
         var plan = Plan(files: [], isolated: [])
-        let choosing =
-            PluginGrants.isolateEveryPlugin || PluginGrants.sandboxEveryPlugin
-            || PluginGrants.overrides.values.contains { $0.isolation != nil && $0.isolation != .inProcess }
+        let choosing = rules.chooseWorkers
         for directory in directories {
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted()
             let listed = Set(names)
@@ -37,7 +35,7 @@ package final class HostPlugins: ReloadablePluginSet {
                 plan.files.append(path)
                 let signed = listed.contains(
                     ((name as NSString).deletingPathExtension as NSString).appendingPathExtension("signature.json")!)
-                guard choosing || signed, PluginGrants.placement(forPluginAt: path, signed: signed).isolated else {
+                guard choosing || signed, rules.placement(forPluginAt: path, signed: signed).isolated else {
                     continue
                 }
                 var info = stat()

@@ -2,7 +2,7 @@ import Foundation
 
 /// Where one plugin runs in this host: in the host's process (`dlopen`), in a worker process of its own, or in
 /// a worker inside the sandbox (``PluginSandbox``). Chosen per plugin by
-/// ``PluginGrants/placement(forPluginAt:signed:)``.
+/// ``PlacementRules/placement(forPluginAt:signed:)``.
 package enum PluginPlacement: Sendable, Equatable {
     case inProcess
     case process
@@ -12,9 +12,29 @@ package enum PluginPlacement: Sendable, Equatable {
     package var isolated: Bool { self != .inProcess }
 }
 
-extension PluginGrants {
+/// The rules that place each plugin: the app definition's `grants` (their `isolation`) and the command line's
+/// `--isolate` and `--sandbox`. A value, so `plugin list` can say where a run would put each plugin.
+package struct PlacementRules: Sendable {
+    package var overrides: [String: PluginGrant.Override]
     /// Every plugin runs in a worker at least (`run --isolate`, or `--sandbox`).
-    package static var isolateEveryPlugin = false
+    package var isolateEveryPlugin: Bool
+    /// Every plugin runs in the sandbox unless the app names another isolation for it (`run --sandbox`).
+    package var sandboxEveryPlugin: Bool
+
+    package init(
+        overrides: [String: PluginGrant.Override] = [:], isolateEveryPlugin: Bool = false,
+        sandboxEveryPlugin: Bool = false
+    ) {
+        self.overrides = overrides
+        self.isolateEveryPlugin = isolateEveryPlugin
+        self.sandboxEveryPlugin = sandboxEveryPlugin
+    }
+
+    /// Whether these rules may put some plugin without a signature beside it in a worker.
+    var chooseWorkers: Bool {
+        isolateEveryPlugin || sandboxEveryPlugin
+            || overrides.values.contains { $0.isolation != nil && $0.isolation != .inProcess }
+    }
 
     /// Where the plugin at `path` runs. The app definition's `"isolation"` for its id decides (`"in-process"`
     /// still means a worker under `--isolate`: the command line asked for every plugin in one); without one, a
@@ -25,7 +45,7 @@ extension PluginGrants {
     /// `signed`: whether a signature lies beside it, when the caller has listed its folder (else it is looked
     /// up). The plugin's manifest is read only when the app definition chooses an isolation for some plugin or
     /// the plugin goes into the sandbox.
-    package static func placement(forPluginAt path: String, signed: Bool? = nil) -> PluginPlacement {
+    package func placement(forPluginAt path: String, signed: Bool? = nil) -> PluginPlacement {
         var manifest: PluginManifest??
         func readManifest() -> PluginManifest? {
             if let manifest { return manifest }
@@ -50,12 +70,41 @@ extension PluginGrants {
         case .process: return .process
         case .sandbox:
             let manifest = readManifest()
-            let granted = grant(for: manifest?.id ?? "", manifest: manifest)
+            let granted = PluginGrant.effective(
+                declared: manifest?.capabilities, origins: manifest?.origins,
+                granted: manifest?.id.flatMap { overrides[$0] })
             return .sandbox(
                 PluginSandbox(
                     network: granted.capabilities?.contains(Capability.network) == true,
                     dataFolder: PluginSandbox.dataFolder(forPluginAt: path)))
         }
+    }
+}
+
+extension PluginPlacement {
+    /// How `plugin list` names it: "in process", "worker" or "sandbox".
+    package var name: String {
+        switch self {
+        case .inProcess: "in process"
+        case .process: "worker"
+        case .sandbox: "sandbox"
+        }
+    }
+}
+
+extension PluginGrants {
+    /// Every plugin runs in a worker at least (`run --isolate`, or `--sandbox`).
+    package static var isolateEveryPlugin = false
+
+    /// The rules of this run, from ``overrides``, ``isolateEveryPlugin`` and ``sandboxEveryPlugin``.
+    package static var rules: PlacementRules {
+        PlacementRules(
+            overrides: overrides, isolateEveryPlugin: isolateEveryPlugin, sandboxEveryPlugin: sandboxEveryPlugin)
+    }
+
+    /// Where the plugin at `path` runs in this run (see ``PlacementRules/placement(forPluginAt:signed:)``).
+    package static func placement(forPluginAt path: String, signed: Bool? = nil) -> PluginPlacement {
+        rules.placement(forPluginAt: path, signed: signed)
     }
 
     /// The sandbox the worker of the plugin at `path` runs in, or `nil` when it is not sandboxed.

@@ -69,4 +69,15 @@ import Testing
         #expect(PluginGrants.sandbox(forPluginAt: own) != nil, "--sandbox")
         #expect(PluginGrants.placement(forPluginAt: vendor) == .process, "the app's word for one plugin wins")
     }
+
+    @Test func theRulesAreAValueThatPluginListAsks() throws {
+        let (folder, own, pay, vendor) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let rules = PlacementRules(overrides: ["com.vendor": .init(isolation: .process)])
+        #expect(rules.placement(forPluginAt: own).name == "in process")
+        #expect(rules.placement(forPluginAt: vendor).name == "worker")
+        #expect(rules.placement(forPluginAt: pay).name == "sandbox")
+        #expect(HostPlugins.plan([folder], rules: rules).isolated == [pay, vendor])
+        #expect(PlacementRules(isolateEveryPlugin: true).placement(forPluginAt: own).name == "worker")
+    }
 }
