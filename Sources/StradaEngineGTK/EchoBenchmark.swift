@@ -4,7 +4,10 @@ import StradaCore
 /// engine echo channel alike. The page sends messages one after another (the next only after the previous
 /// reply's callback ran), each tagged `{run, seq}`; the gap between two consecutive arrivals of one run is
 /// one full round trip: native handling → reply evaluated → web callback → next send → arrival.
-/// Runs numbered 100 or below are warm-up and not counted.
+/// Runs numbered 100 or below are warm-up and not counted. Each gap is also split where the reply left native
+/// code (``WebView/replyMark``): `host` — from the message's arrival to its reply handed to WebKit (parsing,
+/// routing, the plugin, the reply's text; under `--isolate` the worker's hop too) — and `web` — from there to
+/// the next arrival (WebKit's delivery, the page's scripts, the next send).
 /// (Pages only get a 1 ms `performance.now()` in WebKit, too coarse to time sub-millisecond trips there.)
 @MainActor
 final class EchoBenchmark {
@@ -31,20 +34,36 @@ final class EchoBenchmark {
         arrivals.append((channel, time, text.utf8.count < 4096 ? text : ""))
     }
 
+    /// The kind a channel or reply mark belongs to: "floor" (the engine echo) or "bridge".
+    private static func kind(of channel: String) -> String {
+        channel == WebView.echoChannel || channel == WebView.echoReplyMark ? "floor" : "bridge"
+    }
+
     private func summary() -> JSON {
         var gaps: [String: [Double]] = [:]
         var previous: [String: (run: Double, seq: Double, time: UInt64)] = [:]
+        var replied: [String: UInt64] = [:]  // when the last reply of each kind left native code
         for arrival in arrivals {
+            let kind = Self.kind(of: arrival.channel)
+            if arrival.channel == WebView.replyMark || arrival.channel == WebView.echoReplyMark {
+                replied[kind] = arrival.time
+                continue
+            }
             guard let value = try? JSON(parsing: arrival.text) else { continue }
             let tags = arrival.channel == WebView.echoChannel ? value : value["data"]
             guard case .number(let run)? = tags?["run"], run > 100, case .number(let seq)? = tags?["seq"] else {
+                replied[kind] = nil
                 continue
             }
-            let kind = arrival.channel == WebView.echoChannel ? "floor" : "bridge"
             if let last = previous[kind], last.run == run, last.seq + 1 == seq {
                 gaps[kind, default: []].append(Double(arrival.time - last.time) / 1e6)
+                if let reply = replied[kind], reply >= last.time {
+                    gaps[kind + "_host", default: []].append(Double(reply - last.time) / 1e6)
+                    gaps[kind + "_web", default: []].append(Double(arrival.time - reply) / 1e6)
+                }
             }
             previous[kind] = (run, seq, arrival.time)
+            replied[kind] = nil
         }
         var result: JSONObject = [:]
         for (kind, samples) in gaps { result[kind] = Self.stats(samples) }

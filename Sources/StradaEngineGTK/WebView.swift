@@ -161,11 +161,16 @@ final class WebView: BridgeWebView, AnchorView {
             let arrived = DispatchTime.now().uptimeNanoseconds
             guard let self, let value, let text = Self.text(of: value) else { return }
             self.arrivalRecorder?(Self.echoChannel, arrived, text)
+            self.arrivalRecorder?(Self.echoReplyMark, DispatchTime.now().uptimeNanoseconds, "")
             self.evaluate(javaScript: "window.__stradaEcho(\(text))") { _ in }
         }
     }
 
     private var arrivalRecorder: (@MainActor (String, UInt64, String) -> Void)?
+
+    /// Benchmarks only: the marks `onArrival` also sees when a reply leaves native code, just before it is
+    /// handed to WebKit — the bridge's batch of replies (``deliverReplies(_:completion:)``) and the echo's.
+    static let replyMark = "reply", echoReplyMark = "echo-reply"
 
     /// The engine's own user agent with our suffix appended. WebKit silently keeps the old value when the
     /// new one is not a valid header value, so the result is read back: `false` if it did not take.
@@ -216,6 +221,7 @@ extension WebView {
     /// array is the string argument `replies` of a function call: nothing to escape or compile, each text
     /// copied once, into the GLib buffer that the argument then owns.
     func deliverReplies(_ replies: [String], completion: @escaping @MainActor ((any Error)?) -> Void) {
+        arrivalRecorder?(Self.replyMark, DispatchTime.now().uptimeNanoseconds, "")
         let length = replies.reduce(replies.count + 1) { $0 + $1.utf8.count }
         if length <= Self.scriptRepliesBytes {
             return evaluate(javaScript: Self.replyScript(replies), completion: completion)

@@ -58,7 +58,12 @@ def render(results):
     rounds = t.get("rounds")
     rounds_row = (f"| overlapped throughput, each round | bridge {', '.join(f'{v:,}' for v in rounds['bridge'])} msg/s | engine echo "
                   f"{', '.join(f'{v:,}' for v in rounds['floor'])} msg/s | — | |\n") if rounds else ""
-    extra = rounds_row + f"""| C-ABI crossing (Swift plugin) | {c['abi_crossing_us']:.2f} µs/msg | through the plugin {c['through_plugin_us']:.2f} µs{plugin_instr} | — | |
+    split = r.get("account")
+    account_row = (f"| round trip p50, where the time goes | native {split['bridge_host']:.1f} µs, page and WebKit "
+                   f"{split['bridge_web']:.1f} µs | engine echo: native {split['floor_host']:.1f} µs, page and WebKit "
+                   f"{split['floor_web']:.1f} µs (the bridge adds {split['host_added']:+.1f} µs native, "
+                   f"{split['web_added']:+.1f} µs page and WebKit) | — | |\n") if split else ""
+    extra = rounds_row + account_row + f"""| C-ABI crossing (Swift plugin) | {c['abi_crossing_us']:.2f} µs/msg | through the plugin {c['through_plugin_us']:.2f} µs{plugin_instr} | — | |
 | plugin load | {c['plugin_load_ms']['1']['milliseconds']:.1f} ms (1), {c['plugin_load_ms']['50']['milliseconds']:.1f} ms (50) | distinct Swift plugin copies | — | |
 | host peak RSS, plain / hostile page | {m['plain']:.0f} / {m['hostile']:.0f} MB | the host process alone | — | |"""
     phase_names = {"main": "engine libraries loaded, `main` entered", "display": "GTK and libadwaita initialised, display open",

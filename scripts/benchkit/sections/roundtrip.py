@@ -7,6 +7,18 @@ from ..host import Host
 TITLE = "round trip, overlapped throughput and payload sizes, each against the engine echo"
 
 
+def account(report):
+    """Where each round trip's time goes, split where the reply leaves native code: `host` (arrival → reply
+    handed to WebKit) and `web` (→ the next arrival: WebKit's delivery, the page's scripts, the next send), p50 in
+    µs for the bridge and the engine echo, and what the bridge adds on each side."""
+    if not all(report.get(key) for key in ("bridge_host", "bridge_web", "floor_host", "floor_web")):
+        return None
+    us = {key: round(report[key]["p50"] * 1000, 1) for key in ("bridge_host", "bridge_web", "floor_host", "floor_web")}
+    us["host_added"] = round(us["bridge_host"] - us["floor_host"], 1)
+    us["web_added"] = round(us["bridge_web"] - us["floor_web"], 1)
+    return us
+
+
 def measure(bench):
     host = Host(bench, "file://" + os.path.join(bench.root, f"Benchmarks/web/roundtrip.html?count={bench.count}"),
                 bench.plugins_dir("libStradaEchoPlugin.so"), "--automation-events", "benchmark",
@@ -18,7 +30,8 @@ def measure(bench):
     throughput = page["throughput"]
     return {
         "roundtrip": {"messages": b["n"], "bridge_ms": b, "floor_ms": f,
-                      "p50_ratio": round(b["p50"] / f["p50"], 2), "p99_ratio": round(b["p99"] / f["p99"], 2)},
+                      "p50_ratio": round(b["p50"] / f["p50"], 2), "p99_ratio": round(b["p99"] / f["p99"], 2),
+                      "account": account(report)},
         "throughput_msgs_per_s": {"bridge": round(throughput["bridge"]), "floor": round(throughput["floor"]),
                                   "rounds": {kind: [round(rate) for rate in rates]
                                              for kind, rates in throughput["rounds"].items()}},
