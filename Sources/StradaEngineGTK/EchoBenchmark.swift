@@ -41,15 +41,23 @@ final class EchoBenchmark {
 
     private func summary() -> JSON {
         var gaps: [String: [Double]] = [:]
+        var bytes: [String: [Double]] = [:]
         var previous: [String: (run: Double, seq: Double, time: UInt64)] = [:]
         var replied: [String: UInt64] = [:]  // when the last reply of each kind left native code
+        var echoKind = "floor"  // the kind of the last echo that arrived: its reply is of that kind
         for arrival in arrivals {
-            let kind = Self.kind(of: arrival.channel)
+            var kind = Self.kind(of: arrival.channel)
             if arrival.channel == WebView.replyMark || arrival.channel == WebView.echoReplyMark {
-                replied[kind] = arrival.time
+                replied[arrival.channel == WebView.echoReplyMark ? echoKind : kind] = arrival.time
                 continue
             }
             guard let value = try? JSON(parsing: arrival.text) else { continue }
+            if arrival.channel == WebView.echoChannel {
+                // An echo padded to the bridge's message size is its own floor.
+                kind = value["pad"] == nil ? "floor" : "floor_sized"
+                echoKind = kind
+            }
+            bytes[kind, default: []].append(Double(arrival.text.utf8.count))
             let tags = arrival.channel == WebView.echoChannel ? value : value["data"]
             guard case .number(let run)? = tags?["run"], run > 100, case .number(let seq)? = tags?["seq"] else {
                 replied[kind] = nil
@@ -67,6 +75,7 @@ final class EchoBenchmark {
         }
         var result: JSONObject = [:]
         for (kind, samples) in gaps { result[kind] = Self.stats(samples) }
+        for (kind, sizes) in bytes { result[kind + "_bytes"] = Self.stats(sizes) }
         return .object(result)
     }
 

@@ -61,8 +61,10 @@ def render(results):
     split = r.get("account")
     account_row = (f"| round trip p50, where the time goes | native {split['bridge_host']:.1f} µs, page and WebKit "
                    f"{split['bridge_web']:.1f} µs | engine echo: native {split['floor_host']:.1f} µs, page and WebKit "
-                   f"{split['floor_web']:.1f} µs (the bridge adds {split['host_added']:+.1f} µs native, "
-                   f"{split['web_added']:+.1f} µs page and WebKit) | — | |\n") if split else ""
+                   f"{split['floor_web']:.1f} µs; padded to the bridge's {split.get('bridge_bytes', '?')} B "
+                   f"{split['floor_sized_web']:.1f} µs. The bridge adds {split['host_added']:+.1f} µs native, "
+                   f"{split['size_added']:+.1f} µs for its messages' size, {split['scripts_added']:+.1f} µs in the "
+                   f"page's scripts | — | |\n") if split and "size_added" in split else ""
     extra = rounds_row + account_row + f"""| C-ABI crossing (Swift plugin) | {c['abi_crossing_us']:.2f} µs/msg | through the plugin {c['through_plugin_us']:.2f} µs{plugin_instr} | — | |
 | plugin load | {c['plugin_load_ms']['1']['milliseconds']:.1f} ms (1), {c['plugin_load_ms']['50']['milliseconds']:.1f} ms (50) | distinct Swift plugin copies | — | |
 | host peak RSS, plain / hostile page | {m['plain']:.0f} / {m['hostile']:.0f} MB | the host process alone | — | |"""

@@ -10,12 +10,19 @@ TITLE = "round trip, overlapped throughput and payload sizes, each against the e
 def account(report):
     """Where each round trip's time goes, split where the reply leaves native code: `host` (arrival → reply
     handed to WebKit) and `web` (→ the next arrival: WebKit's delivery, the page's scripts, the next send), p50 in
-    µs for the bridge and the engine echo, and what the bridge adds on each side."""
-    if not all(report.get(key) for key in ("bridge_host", "bridge_web", "floor_host", "floor_web")):
+    µs for the bridge, the engine echo and the echo padded to the bridge's message size (`floor_sized`), and what
+    the bridge adds: native, the size of its messages (in WebKit), and the page's scripts (the web library, the
+    adapter, its isolated-world relay)."""
+    keys = ("bridge_host", "bridge_web", "floor_host", "floor_web", "floor_sized_host", "floor_sized_web")
+    if not all(report.get(key) for key in keys):
         return None
-    us = {key: round(report[key]["p50"] * 1000, 1) for key in ("bridge_host", "bridge_web", "floor_host", "floor_web")}
+    us = {key: round(report[key]["p50"] * 1000, 1) for key in keys}
     us["host_added"] = round(us["bridge_host"] - us["floor_host"], 1)
-    us["web_added"] = round(us["bridge_web"] - us["floor_web"], 1)
+    us["size_added"] = round(us["floor_sized_web"] - us["floor_web"], 1)
+    us["scripts_added"] = round(us["bridge_web"] - us["floor_sized_web"], 1)
+    for kind in ("bridge", "floor", "floor_sized"):
+        if report.get(kind + "_bytes"):
+            us[kind + "_bytes"] = round(report[kind + "_bytes"]["p50"])
     return us
 
 
