@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -31,20 +33,20 @@ struct CapabilityTests {
             start: server.url + "form", origins: [], plugins: ["Form", "Menu"],
             grants: #"{"dev.strada.form": {"capabilities": []}}"#)
         let host = try HostProcess(app: file, arguments: [])
-        try await host.waitFor("bridge.received", timeout: 60) { event in
-            (event["message"] as? [String: Any])?["component"] as? String == "form"
+        try await host.waitFor(.bridgeReceived, timeout: 60) { event in
+            event["message"]?["component"] == "form"
         }
         let line = "plugin dev.strada.form may not use controls (button submit refused): declare \"controls\""
         for _ in 0..<100 where !host.standardError.contains(line) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(host.standardError.contains(line), "\(host.standardError)")
         #expect(host.standardError.components(separatedBy: line).count == 2, "one line per refused call")
-        let controls = host.events.filter { $0["event"] as? String == "control.added" }
+        let controls = host.events(named: .controlAdded)
         #expect(controls.isEmpty, "no control from a plugin without the capability: \(controls)")
         // The host goes on: the menu plugin, granted what it declares, shows its menu.
-        let mark = host.events.count
+        let mark = host.typedEvents.count
         try host.send(["command": "navigate", "url": server.url + "menu?open=1"])
-        try await host.waitFor("control.added", after: mark) { event in
-            (event["control"] as? [String: Any])?["id"] as? String == "menu.menu"
+        try await host.waitFor(.controlAdded, after: mark) { event in
+            event["control"]?["id"] == "menu.menu"
         }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
@@ -59,29 +61,30 @@ struct CapabilityTests {
             grants: #"{"dev.strada.form": {"origins": ["\#(granted)"]}}"#)
         let host = try HostProcess(app: file, arguments: [])
         // 127.0.0.1 is not granted the form component: it is not announced there, and its message is dropped.
-        let registered = try await host.waitFor("bridge.registered", timeout: 60)
-        #expect(registered["components"] as? [String] == ["button"], "\(registered)")
-        let dropped = try await host.waitFor("bridge.dropped") { event in
-            (event["message"] as? [String: Any])?["component"] as? String == "form"
+        let registered = try await host.waitFor(.bridgeRegistered, timeout: 60)
+        #expect(registered["components"] == ["button"], "\(registered)")
+        let dropped = try await host.waitFor(.bridgeDropped) { event in
+            event["message"]?["component"] == "form"
         }
-        let reason = dropped["reason"] as? String ?? ""
+        let reason = dropped["reason"]?.stringValue ?? ""
         #expect(reason.contains("component \"form\" of plugin dev.strada.form is not granted to http://127.0.0.1"))
         #expect(reason.contains("grant it in the app definition's \"grants\""), "\(reason)")
-        #expect(!host.events.contains { $0["event"] as? String == "control.added" })
-        let message = dropped["message"] as? [String: Any]
-        #expect((message?["data"] as? [String: Any])?["announced"] as? String == "button", "user agent: \(dropped)")
+        #expect(host.events(named: .controlAdded).isEmpty)
+        #expect(dropped["message"]?["data"]?["announced"] == "button", "user agent: \(dropped)")
         // A page of the granted origin gets the component, and its message shows the native button.
-        let mark = host.events.count
+        let mark = host.typedEvents.count
         try host.send(["command": "navigate", "url": other + "grant-probe.html"])
-        let announced = try await host.waitFor("bridge.registered", after: mark)
-        #expect(Set(announced["components"] as? [String] ?? []) == ["button", "form"], "\(announced)")
-        let received = try await host.waitFor("bridge.received", after: mark) { event in
-            (event["message"] as? [String: Any])?["component"] as? String == "form"
+        let announced = try await host.waitFor(.bridgeRegistered, after: mark)
+        #expect(
+            Set(announced["components"]?.arrayValue?.compactMap(\.stringValue) ?? []) == ["button", "form"],
+            "\(announced)")
+        let received = try await host.waitFor(.bridgeReceived, after: mark) { event in
+            event["message"]?["component"] == "form"
         }
-        let userAgent = ((received["message"] as? [String: Any])?["data"] as? [String: Any])?["announced"] as? String
+        let userAgent = received["message"]?["data"]?["announced"]?.stringValue
         #expect(userAgent == "button form", "this origin's user agent names both: \(received)")
-        let added = try await host.waitFor("control.added", after: mark)
-        #expect((added["control"] as? [String: Any])?["title"] as? String == "Granted")
+        let added = try await host.waitFor(.controlAdded, after: mark)
+        #expect(added["control"]?["title"] == "Granted")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -31,14 +33,14 @@ struct DeepLinkLaunchTests {
         // No instance yet: the link starts one, at the link's page on the start URL's origin.
         let running = try HostProcess(
             page: "myapp://welcome", arguments: ["--app", file], environment: environment, ephemeral: false)
-        try await running.waitFor("page.committed") { $0["url"] as? String == server.url + "welcome" }
+        try await running.waitFor(.pageCommitted) { $0["url"]?.stringValue == server.url + "welcome" }
 
         // A second launch with a link hands it over and ends; the running instance visits its page.
         let later = try HostProcess(
             page: "myapp://posts/1?x=1", arguments: ["--app", file], environment: environment, ephemeral: false)
         #expect(try await later.waitForExit() == 0, "stderr: \(later.standardError)")
-        #expect(!later.events.contains { $0["event"] as? String == "host.ready" }, "the later launch opened a window")
-        try await running.waitFor("page.committed") { $0["url"] as? String == server.url + "posts/1?x=1" }
+        #expect(later.events(named: .hostReady).isEmpty, "the later launch opened a window")
+        try await running.waitFor(.pageCommitted) { $0["url"]?.stringValue == server.url + "posts/1?x=1" }
         #expect(Self.requests(log).contains("GET /posts/1?x=1"))
 
         // A scheme the app does not open: one line, nothing handed over.
@@ -78,7 +80,7 @@ struct DeepLinkLaunchTests {
         #expect(location == "myapp://callback?code=s3cret", "\(browser)")
         let opened = try await ProcessRunner.run("/usr/bin/gio", ["open", location ?? ""], environment: desktop)
         #expect(opened.status == 0, "\(opened)")
-        try await running.waitFor("page.committed") { $0["url"] as? String == server.url + "callback?code=s3cret" }
+        try await running.waitFor(.pageCommitted) { $0["url"]?.stringValue == server.url + "callback?code=s3cret" }
         #expect(Self.requests(log).contains("GET /callback?code=s3cret"))
 
         try running.send(["command": "quit"])

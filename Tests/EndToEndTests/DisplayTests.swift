@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -31,7 +33,7 @@ struct DisplayTests {
         let display = try await DroppingDisplay()
         let host = try HostProcess(
             page: Self.page, arguments: [], environment: ["DISPLAY": display.name, "GDK_BACKEND": "x11"])
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0, "stderr: \(host.standardError)")
         let lines = host.standardError.split(separator: "\n").filter { $0.contains("dropped the first connection") }

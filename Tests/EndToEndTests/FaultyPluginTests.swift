@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -22,19 +24,19 @@ struct FaultyPluginTests {
     ])
     func underIsolationAFailingPluginIsReportedRestartedAndServesAgain(action: String, reason: String) async throws {
         let host = try HostProcess(page: Self.page(action), arguments: ["--plugins", try Self.plugins(), "--isolate"])
-        try await host.waitFor("control.added") {
-            ($0["control"] as? [String: Any])?["id"] as? String == "faulty.alive"
+        try await host.waitFor(.controlAdded) {
+            $0["control"]?["id"] == "faulty.alive"
         }
-        let crashed = try await host.waitFor("plugin.crashed")
-        #expect(crashed["id"] as? String == "dev.test.faulty")
-        #expect((crashed["reason"] as? String)?.hasPrefix(reason) == true)
-        try await host.waitFor("plugin.restarted")
+        let crashed = try await host.waitFor(.pluginCrashed)
+        #expect(crashed["id"] == "dev.test.faulty")
+        #expect(crashed["reason"]?.stringValue?.hasPrefix(reason) == true)
+        try await host.waitFor(.pluginRestarted)
         // The new worker got the page's connect again (not the fatal message): the button is back and answers.
-        try await host.waitFor("control.added", timeout: 10) { _ in
-            host.events.filter { $0["event"] as? String == "control.added" }.count >= 2
+        try await host.waitFor(.controlAdded, timeout: 10) { _ in
+            host.events(named: .controlAdded).count >= 2
         }
         try host.send(["command": "activate", "control": "faulty.alive"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "alive 1" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "alive 1" }
         // The form plugin, in its own worker, was never affected.
         #expect(!host.lines.contains { $0.contains("\"plugin.crashed\"") && $0.contains("dev.strada.form") })
         try host.send(["command": "quit"])
@@ -45,11 +47,11 @@ struct FaultyPluginTests {
         let host = try HostProcess(
             page: Repository.path("Examples/form-demo/index.html"),
             arguments: ["--plugins", try PluginsDirectory.make(), "--isolate"])
-        let ready = try await host.waitFor("host.ready")
-        #expect((ready["plugins"] as? [[String: Any]])?.first?["isolated"] as? Bool == true)
-        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
+        let ready = try await host.waitFor(.hostReady)
+        #expect(ready["plugins"]?.arrayValue?.first?["isolated"] == true)
+        try await host.waitFor(.controlChanged) { $0["control"]?["enabled"] == true }
         try host.send(["command": "activate", "control": "form.submit"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "Submitted: Ada Lovelace" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "Submitted: Ada Lovelace" }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -58,7 +60,7 @@ struct FaultyPluginTests {
     /// (a worker started later may hold the others' input pipes open, so they never see it end).
     @Test func underIsolationNoWorkerOutlivesAKilledHost() async throws {
         let host = try HostProcess(page: Self.page("crash"), arguments: ["--plugins", try Self.plugins(), "--isolate"])
-        try await host.waitFor("plugin.restarted")
+        try await host.waitFor(.pluginRestarted)
         let workers = host.descendants(named: "strada-host")
         try #require(!workers.isEmpty, "no plugin worker found under the host")
         kill(host.pid, SIGKILL)
@@ -68,9 +70,9 @@ struct FaultyPluginTests {
 
     @Test func underIsolationAHangingPluginIsKilledAndRestarted() async throws {
         let host = try HostProcess(page: Self.page("hang"), arguments: ["--plugins", try Self.plugins(), "--isolate"])
-        let crashed = try await host.waitFor("plugin.crashed", timeout: 20)
-        #expect((crashed["reason"] as? String)?.contains("signal 9") == true)
-        try await host.waitFor("plugin.restarted")
+        let crashed = try await host.waitFor(.pluginCrashed, timeout: 20)
+        #expect(crashed["reason"]?.stringValue?.contains("signal 9") == true)
+        try await host.waitFor(.pluginRestarted)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -78,12 +80,12 @@ struct FaultyPluginTests {
     @Test func aPluginThatKeepsCrashingIsDisabledAndTheHostKeepsRunning() async throws {
         let host = try HostProcess(
             page: Self.page("crash", times: 3), arguments: ["--plugins", try Self.plugins(), "--isolate"])
-        let disabled = try await host.waitFor("plugin.disabled", timeout: 30)
-        #expect(disabled["id"] as? String == "dev.test.faulty")
-        #expect(host.events.filter { $0["event"] as? String == "plugin.crashed" }.count == 3)
+        let disabled = try await host.waitFor(.pluginDisabled, timeout: 30)
+        #expect(disabled["id"] == "dev.test.faulty")
+        #expect(host.events(named: .pluginCrashed).count == 3)
         try host.send(["command": "controls"])
-        let controls = try await host.waitFor("controls")
-        #expect((controls["controls"] as? [[String: Any]])?.contains { $0["id"] as? String == "faulty.alive" } == false)
+        let controls = try await host.waitFor(.controls)
+        #expect(controls["controls"]?.arrayValue?.contains { $0["id"] == "faulty.alive" } == false)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -93,7 +95,7 @@ struct FaultyPluginTests {
         let host = try HostProcess(
             page: Self.page("crash"), arguments: ["--plugins", try Self.plugins()],
             environment: ["SWIFT_BACKTRACE": "enable=no"])
-        try await host.waitFor("control.added")
+        try await host.waitFor(.controlAdded)
         let status = try await host.waitForExit(timeout: 20)
         #expect(status == SIGSEGV)
     }

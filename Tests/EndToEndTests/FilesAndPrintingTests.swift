@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -8,7 +10,7 @@ import Testing
 /// that holds the page's text.
 @Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct FilesAndPrintingTests {
-    static func control(_ event: [String: Any]) -> [String: Any] { event["control"] as? [String: Any] ?? [:] }
+    static func control(_ event: JSON) -> JSON { event["control"] ?? [:] }
 
     /// Clicks the middle of the page titled `title` as a user would (the page's input or button fills it).
     static func click(_ host: HostProcess, _ title: String) async throws {
@@ -30,50 +32,50 @@ struct FilesAndPrintingTests {
         try Data([0, 1, 2, 254, 255]).write(to: URL(fileURLWithPath: more))
 
         let host = try HostProcess(page: server.url + "upload?accept=text/plain,.txt", arguments: [])
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         try await Self.click(host, "upload")
         let chooser = Self.control(
-            try await host.waitFor("control.added") { Self.control($0)["id"] as? String == "page.file-chooser" })
-        #expect(chooser["kind"] as? String == "file-chooser" && chooser["multiple"] as? Bool == false)
-        #expect(chooser["directories"] as? Bool == false)
+            try await host.waitFor(.controlAdded) { Self.control($0)["id"] == "page.file-chooser" })
+        #expect(chooser["kind"] == "file-chooser" && chooser["multiple"] == false)
+        #expect(chooser["directories"] == false)
         // WebKitGTK passes the accept attribute's MIME types on (not its extensions, such as .txt).
-        #expect(chooser["accept"] as? [String] == ["text/plain"], "\(chooser)")
+        #expect(chooser["accept"] == ["text/plain"], "\(chooser)")
 
         // One file for a single input; two are refused and the chooser stays.
         try host.sendLine(
             try Self.command(["command": "choose-files", "control": "page.file-chooser", "paths": [notes, more]]))
-        let refused = try await host.waitFor("command.error") { $0["command"] as? String == "choose-files" }
-        #expect((refused["error"] as? String)?.contains("takes one file") == true, "\(refused)")
+        let refused = try await host.waitFor(.commandError) { $0["command"] == "choose-files" }
+        #expect(refused["error"]?.stringValue?.contains("takes one file") == true, "\(refused)")
         try host.sendLine(
             try Self.command(["command": "choose-files", "control": "page.file-chooser", "paths": [notes]]))
-        try await host.waitFor("command.ok") { $0["command"] as? String == "choose-files" }
-        try await host.waitFor("control.removed") { $0["id"] as? String == "page.file-chooser" }
-        try await host.waitFor("page.title") { $0["title"] as? String == "uploaded 1" }
+        try await host.waitFor(.commandOK) { $0["command"] == "choose-files" }
+        try await host.waitFor(.controlRemoved) { $0["id"] == "page.file-chooser" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "uploaded 1" }
         #expect(
             FileManager.default.contents(atPath: log + "/uploads/1-notes.txt") == Data("Notes for the server\n".utf8))
 
         // `multiple`: both files; a chooser dismissed sends nothing. (Events are looked for after `mark`.)
-        var mark = host.events.count
+        var mark = host.typedEvents.count
         try host.send(["command": "navigate", "url": server.url + "upload?multiple"])
-        try await host.waitFor("page.finished", after: mark) { $0["url"] as? String == server.url + "upload?multiple" }
-        mark = host.events.count
+        try await host.waitFor(.pageFinished, after: mark) { $0["url"]?.stringValue == server.url + "upload?multiple" }
+        mark = host.typedEvents.count
         try await Self.click(host, "upload")
         let several = Self.control(
-            try await host.waitFor("control.added", after: mark) {
-                Self.control($0)["id"] as? String == "page.file-chooser"
+            try await host.waitFor(.controlAdded, after: mark) {
+                Self.control($0)["id"] == "page.file-chooser"
             })
-        #expect(several["multiple"] as? Bool == true && (several["accept"] as? [String]) == [], "\(several)")
-        mark = host.events.count
+        #expect(several["multiple"] == true && several["accept"] == [], "\(several)")
+        mark = host.typedEvents.count
         try host.send(["command": "dismiss", "control": "page.file-chooser"])
-        try await host.waitFor("control.removed", after: mark) { $0["id"] as? String == "page.file-chooser" }
-        mark = host.events.count
+        try await host.waitFor(.controlRemoved, after: mark) { $0["id"] == "page.file-chooser" }
+        mark = host.typedEvents.count
         try await Self.click(host, "upload")
-        try await host.waitFor("control.added", after: mark) {
-            Self.control($0)["id"] as? String == "page.file-chooser"
+        try await host.waitFor(.controlAdded, after: mark) {
+            Self.control($0)["id"] == "page.file-chooser"
         }
         try host.sendLine(
             try Self.command(["command": "choose-files", "control": "page.file-chooser", "paths": [notes, more]]))
-        try await host.waitFor("page.title", after: mark) { $0["title"] as? String == "uploaded 2" }
+        try await host.waitFor(.pageTitle, after: mark) { $0["title"] == "uploaded 2" }
         #expect(FileManager.default.contents(atPath: log + "/uploads/2-more.txt") == Data([0, 1, 2, 254, 255]))
         let posts = ((try? String(contentsOfFile: log + "/requests.log", encoding: .utf8)) ?? "")
             .split(separator: "\n").filter { $0.hasPrefix("POST /upload") }
@@ -93,14 +95,14 @@ struct FilesAndPrintingTests {
         try "two\n".write(toFile: folder + "/day2/b.txt", atomically: true, encoding: .utf8)
 
         let host = try HostProcess(page: server.url + "upload?webkitdirectory", arguments: [])
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         try await Self.click(host, "upload")
         let chooser = Self.control(
-            try await host.waitFor("control.added") { Self.control($0)["id"] as? String == "page.file-chooser" })
-        #expect(chooser["directories"] as? Bool == true, "\(chooser)")
+            try await host.waitFor(.controlAdded) { Self.control($0)["id"] == "page.file-chooser" })
+        #expect(chooser["directories"] == true, "\(chooser)")
         try host.sendLine(
             try Self.command(["command": "choose-files", "control": "page.file-chooser", "paths": [folder]]))
-        try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("uploaded") == true }
+        try await host.waitFor(.pageTitle) { $0["title"]?.stringValue?.hasPrefix("uploaded") == true }
         let uploads = try FileManager.default.contentsOfDirectory(atPath: log + "/uploads").sorted()
         #expect(uploads == ["1-a.txt", "2-b.txt"], "\(uploads)")
         try host.send(["command": "quit"])
@@ -114,15 +116,15 @@ struct FilesAndPrintingTests {
         defer { server.stop() }
         let pdf = try TemporaryDirectory.make("print") + "/page.pdf"
         let host = try HostProcess(page: server.url + "print", arguments: [])
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         try await Self.click(host, "print")
         let request = Self.control(
-            try await host.waitFor("control.added") { Self.control($0)["id"] as? String == "page.print" })
-        #expect(request["kind"] as? String == "print" && request["url"] as? String == server.url + "print")
+            try await host.waitFor(.controlAdded) { Self.control($0)["id"] == "page.print" })
+        #expect(request["kind"] == "print" && request["url"]?.stringValue == server.url + "print")
         try host.send(["command": "print", "control": "page.print", "path": pdf])
-        try await host.waitFor("command.ok") { $0["command"] as? String == "print" }
-        let finished = try await host.waitFor("print.finished")
-        #expect(finished["path"] as? String == pdf)
+        try await host.waitFor(.commandOK) { $0["command"] == "print" }
+        let finished = try await host.waitFor(.printFinished)
+        #expect(finished["path"]?.stringValue == pdf)
         let text = try await ProcessRunner.run("/usr/bin/pdftotext", [pdf, "-"])
         #expect(text.status == 0, "\(text)")
         #expect(text.stdout.contains("Strada prints this page"), "\(text.stdout)")

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -12,43 +14,39 @@ struct FormRoundTripTests {
         let plugins = try PluginsDirectory.make()
         let host = try HostProcess(page: Self.demoPage, arguments: ["--plugins", plugins])
 
-        let ready = try await host.waitFor("host.ready")
-        #expect(ready["components"] as? [String] == ["form"])
+        let ready = try await host.waitFor(.hostReady)
+        #expect(ready["components"] == ["form"])
 
         // The page's connect reaches the plugin, which shows the header-bar button with the page's title.
-        let connect = try await host.waitFor("bridge.received") {
-            ($0["message"] as? [String: Any])?["event"] as? String == "connect"
-        }
-        let connectData = (connect["message"] as? [String: Any])?["data"] as? [String: Any]
-        #expect(connectData?["submitTitle"] as? String == "Send")
-        let added = try await host.waitFor("control.added")
-        let control = try #require(added["control"] as? [String: Any])
-        #expect(control["id"] as? String == "form.submit")
-        #expect(control["title"] as? String == "Send")
-        #expect(control["placement"] as? String == "end")
-        #expect(control["enabled"] as? Bool == true)
+        let connect = try await host.waitFor(.bridgeReceived) { $0["message"]?["event"] == "connect" }
+        let connectData = connect["message"]?["data"]
+        #expect(connectData?["submitTitle"] == "Send")
+        let added = try await host.waitFor(.controlAdded)
+        let control = try #require(added["control"]?.objectValue)
+        #expect(control["id"] == "form.submit")
+        #expect(control["title"] == "Send")
+        #expect(control["placement"] == "end")
+        #expect(control["enabled"] == true)
 
         // Pressing it replies to connect; the page's callback submits; the next page reports what it received.
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         // The start-up timeline: the start page's load starts before the window is shown, its first frame
         // comes last (no times asserted, only the order the host passes its phases in).
-        let startup = try await host.waitFor("host.startup")
-        let phases = try #require(startup["phases"] as? [String: Double])
+        let startup = try await host.waitFor(.hostStartup)
+        let phases = try #require(startup["phases"]?.objectValue)
         let order = ["display", "plugins", "webView", "window", "load", "mapped", "firstFrame"]
-        let times = order.compactMap { phases[$0] }
+        let times = order.compactMap { phases[$0]?.numberValue }
         #expect(times.count == order.count, "phases reported: \(phases.keys.sorted())")
-        #expect(times == times.sorted(), "phases out of order: \(phases)")
+        #expect(times == times.sorted(), "phases out of order: \(JSON.object(phases))")
         try host.send(["command": "activate", "control": "form.submit"])
-        try await host.waitFor("command.ok") { $0["command"] as? String == "activate" }
-        let reply = try await host.waitFor("bridge.sent")
-        #expect(
-            (reply["message"] as? [String: Any])?["id"] as? String
-                == connect["message"].flatMap { ($0 as? [String: Any])?["id"] as? String })
-        try await host.waitFor("control.removed") { $0["id"] as? String == "form.submit" }
-        try await host.waitFor("page.committed") {
-            ($0["url"] as? String)?.contains("submitted.html?name=Ada+Lovelace") == true
+        try await host.waitFor(.commandOK) { $0["command"] == "activate" }
+        let reply = try await host.waitFor(.bridgeSent)
+        #expect(reply["message"]?["id"]?.stringValue == connect["message"]?["id"]?.stringValue)
+        try await host.waitFor(.controlRemoved) { $0["id"] == "form.submit" }
+        try await host.waitFor(.pageCommitted) {
+            $0["url"]?.stringValue?.contains("submitted.html?name=Ada+Lovelace") == true
         }
-        try await host.waitFor("page.title") { $0["title"] as? String == "Submitted: Ada Lovelace" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "Submitted: Ada Lovelace" }
 
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
@@ -62,11 +60,9 @@ struct FormRoundTripTests {
         try CCompiler.sharedLibrary("int plain_function(void) { return 1; }\n", at: plain)
 
         let host = try HostProcess(page: Self.demoPage, arguments: ["--plugins", plugins])
-        let ready = try await host.waitFor("host.ready")
-        #expect(ready["components"] as? [String] == ["form"])
-        let errors = host.events.filter { $0["event"] as? String == "plugin.error" }.compactMap {
-            $0["message"] as? String
-        }
+        let ready = try await host.waitFor(.hostReady)
+        #expect(ready["components"] == ["form"])
+        let errors = host.events(named: .pluginError).compactMap { $0["message"]?.stringValue }
         #expect(
             errors == [
                 "plugin \(plain): no strada_plugin_entry_v1 symbol, so it is not a Strada plugin — export it with "
@@ -76,17 +72,17 @@ struct FormRoundTripTests {
         // Each refusal is one log line on stderr too.
         for error in errors { #expect(host.standardError.contains(error)) }
 
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["id"] as? String == "form.submit" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "form.submit" }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
 
     @Test func activatingAControlThatDoesNotExistIsAnErrorNotACrash() async throws {
         let host = try HostProcess(page: Self.demoPage, arguments: ["--plugins", try PluginsDirectory.make()])
-        try await host.waitFor("control.added")
+        try await host.waitFor(.controlAdded)
         try host.send(["command": "activate", "control": "nope.button"])
-        let error = try await host.waitFor("command.error")
-        #expect(error["error"] as? String == "no native control with id \"nope.button\"")
+        let error = try await host.waitFor(.commandError)
+        #expect(error["error"] == "no native control with id \"nope.button\"")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -98,11 +94,11 @@ struct HostLifecycleTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent.html"),
             arguments: ["--plugins", try PluginsDirectory.make()])
-        let title = try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("UA ") == true }
-        let userAgent = try #require(title["title"] as? String)
+        let title = try await host.waitFor(.pageTitle) { $0["title"]?.stringValue?.hasPrefix("UA ") == true }
+        let userAgent = try #require(title["title"]?.stringValue)
         #expect(
             userAgent.contains("StradaLinux/1.0 (Hotwire Native Linux; Turbo Native Linux; bridge-components: [form])"))
-        try await host.waitFor("page.closed")
+        try await host.waitFor(.pageClosed)
         #expect(try await host.waitForExit() == 0)
     }
 
@@ -110,17 +106,17 @@ struct HostLifecycleTests {
     func eachPageLoadInstallsOneAdapterAndOneChannel() async throws {
         let host = try HostProcess(
             page: FormRoundTripTests.demoPage, arguments: ["--plugins", try PluginsDirectory.make()])
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         try host.send(["command": "reload"])
-        try await host.waitFor("page.committed") { _ in
-            host.events.filter { $0["event"] as? String == "page.committed" }.count == 2
+        try await host.waitFor(.pageCommitted) { _ in
+            host.events(named: .pageCommitted).count == 2
         }
-        try await host.waitFor("control.added") { _ in
-            host.events.filter { $0["event"] as? String == "control.added" }.count == 2
+        try await host.waitFor(.controlAdded) { _ in
+            host.events(named: .controlAdded).count == 2
         }
         // Two loads: exactly two "ready" handshakes and two registrations, never a duplicate.
-        #expect(host.events.filter { $0["event"] as? String == "bridge.ready" }.count == 2)
-        #expect(host.events.filter { $0["event"] as? String == "bridge.registered" }.count == 2)
+        #expect(host.events(named: .bridgeReady).count == 2)
+        #expect(host.events(named: .bridgeRegistered).count == 2)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -128,27 +124,27 @@ struct HostLifecycleTests {
     @Test func whenTheWebProcessDiesThePageIsReloadedAndAfterThreeDeathsTheHostGivesUp() async throws {
         let host = try HostProcess(
             page: FormRoundTripTests.demoPage, arguments: ["--plugins", try PluginsDirectory.make()])
-        try await host.waitFor("control.added")
+        try await host.waitFor(.controlAdded)
         let webProcesses = host.descendants(named: "WebKitWebProces")
         try #require(!webProcesses.isEmpty, "no WebKitWebProcess under the host")
         for pid in webProcesses { kill(pid, SIGKILL) }
-        try await host.waitFor("page.crashed")
+        try await host.waitFor(.pageCrashed)
         // Reloaded in a new web process: a second commit, and the native button comes back.
-        try await host.waitFor("page.committed") { _ in
-            host.events.filter { $0["event"] as? String == "page.committed" }.count == 2
+        try await host.waitFor(.pageCommitted) { _ in
+            host.events(named: .pageCommitted).count == 2
         }
-        try await host.waitFor("control.added") { _ in
-            host.events.filter { $0["event"] as? String == "control.added" }.count == 2
+        try await host.waitFor(.controlAdded) { _ in
+            host.events(named: .controlAdded).count == 2
         }
         // Two more deaths within 30 s: the host gives up with status 3 instead of reloading forever.
         for crashes in 2...3 {
             for pid in host.descendants(named: "WebKitWebProces") { kill(pid, SIGKILL) }
-            try await host.waitFor("page.crashed") { _ in
-                host.events.filter { $0["event"] as? String == "page.crashed" }.count == crashes
+            try await host.waitFor(.pageCrashed) { _ in
+                host.events(named: .pageCrashed).count == crashes
             }
             if crashes == 2 {
-                try await host.waitFor("page.committed") { _ in
-                    host.events.filter { $0["event"] as? String == "page.committed" }.count == 3
+                try await host.waitFor(.pageCommitted) { _ in
+                    host.events(named: .pageCommitted).count == 3
                 }
             }
         }
@@ -162,7 +158,7 @@ struct HostLifecycleTests {
         try CCompiler.sharedLibrary(source, at: (plugins as NSString).appendingPathComponent("libgtk-handles.so"))
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/gtk-handles.html"), arguments: ["--plugins", plugins])
-        try await host.waitFor("page.title") { $0["title"] as? String == "GTK says Handles / web view true" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "GTK says Handles / web view true" }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -171,8 +167,8 @@ struct HostLifecycleTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent.html"),
             arguments: ["--plugins", try PluginsDirectory.make(plugins: [])])
-        let title = try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("UA ") == true }
-        #expect((title["title"] as? String)?.contains("bridge-components: []") == true)
+        let title = try await host.waitFor(.pageTitle) { $0["title"]?.stringValue?.hasPrefix("UA ") == true }
+        #expect(title["title"]?.stringValue?.contains("bridge-components: []") == true)
         #expect(try await host.waitForExit() == 0)
     }
 }
@@ -183,8 +179,8 @@ struct CodecConfigurationEndToEndTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/snake-case.html"),
             arguments: ["--plugins", try PluginsDirectory.make(), "--keys", "snakeCase"])
-        let added = try await host.waitFor("control.added")
-        #expect((added["control"] as? [String: Any])?["title"] as? String == "Snake Go")
+        let added = try await host.waitFor(.controlAdded)
+        #expect(added["control"]?["title"] == "Snake Go")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -193,8 +189,8 @@ struct CodecConfigurationEndToEndTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/snake-case.html"),
             arguments: ["--plugins", try PluginsDirectory.make(), "--keys", "snakeCase", "--isolate"])
-        let added = try await host.waitFor("control.added")
-        #expect((added["control"] as? [String: Any])?["title"] as? String == "Snake Go")
+        let added = try await host.waitFor(.controlAdded)
+        #expect(added["control"]?["title"] == "Snake Go")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -203,8 +199,8 @@ struct CodecConfigurationEndToEndTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/snake-case.html"),
             arguments: ["--plugins", try PluginsDirectory.make()])
-        let added = try await host.waitFor("control.added")
-        #expect((added["control"] as? [String: Any])?["title"] as? String == "Submit")
+        let added = try await host.waitFor(.controlAdded)
+        #expect(added["control"]?["title"] == "Submit")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -216,14 +212,14 @@ struct FormToggleTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/toggle-submit.html"),
             arguments: ["--plugins", try PluginsDirectory.make()])
-        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == false }
+        try await host.waitFor(.controlChanged) { $0["control"]?["enabled"] == false }
         try host.send(["command": "activate", "control": "form.submit"])
-        let refused = try await host.waitFor("command.error")
-        #expect(refused["error"] as? String == "native control \"form.submit\" is disabled")
+        let refused = try await host.waitFor(.commandError)
+        #expect(refused["error"] == "native control \"form.submit\" is disabled")
 
-        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
+        try await host.waitFor(.controlChanged) { $0["control"]?["enabled"] == true }
         try host.send(["command": "activate", "control": "form.submit"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "replied" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "replied" }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

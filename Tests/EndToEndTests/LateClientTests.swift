@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -9,7 +11,7 @@ import Testing
 @Suite(.serialized, .oneAtATime, .temporaryDirectories)
 struct LateClientTests {
     /// The start-up events a late client is greeted with in this run (no plugin fails, no WebDriver).
-    static let startUp: Set<String> = ["host.startup", "host.ready", "path-configuration.loaded", "turbo.ready"]
+    static let startUp: Set<AutomationEvent.Name> = [.hostStartup, .hostReady, .pathConfigurationLoaded, .turboReady]
 
     @Test func aClientConnectingLateGetsTheStartUpEventsThenTheScreensShownThenTheStream() async throws {
         let fixture = Repository.path("Tests/EndToEndTests/Fixtures/navigation")
@@ -25,44 +27,45 @@ struct LateClientTests {
             ])
         // A client there from the start (it connects as soon as the socket exists, before the host runs).
         let early = try AutomationSocketClient(path: socket)
-        try await host.waitFor("turbo.ready")
+        try await host.waitFor(.turboReady)
 
         // Two screens on the main stack, and a modal over them.
-        var mark = host.events.count
+        var mark = host.typedEvents.count
         try host.send(["command": "visit", "url": server.url + "page/two?right=/modal/page/three"])
-        try await host.waitFor("screen.pushed", after: mark) { $0["depth"] as? Int == 2 }
-        try await host.waitFor("control.added", after: mark)
+        try await host.waitFor(.screenPushed, after: mark) { $0["depth"] == 2 }
+        try await host.waitFor(.controlAdded, after: mark)
         // Its button is a link to a page the path configuration presents in a modal.
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "activate", "control": "button.button-right"])
-        try await host.waitFor("screen.pushed", after: mark) { $0["stack"] as? String == "modal" }
-        try await host.waitFor("page.finished", after: mark) { ($0["url"] as? String)?.contains("three") == true }
+        try await host.waitFor(.screenPushed, after: mark) { $0["stack"] == "modal" }
+        try await host.waitFor(.pageFinished, after: mark) { $0["url"]?.stringValue?.contains("three") == true }
         // The modal's Turbo reports itself after the page's next repaint, which can come after page.finished.
-        try await host.waitFor("turbo.ready", after: mark) { ($0["url"] as? String)?.contains("three") == true }
+        try await host.waitFor(.turboReady, after: mark) { $0["url"]?.stringValue?.contains("three") == true }
 
         // A client connecting now: everything before the answer to its first command is its greeting.
         let late = try AutomationSocketClient(path: socket)
         try late.send(["command": "controls"])
-        try await Task.detached { _ = try late.read(until: "controls") }.value
-        let greeting = late.events.prefix { $0["event"] as? String != "controls" }
-        #expect(greeting.allSatisfy { $0["replayed"] as? Bool == true }, "every greeting line is marked")
+        try await Task.detached { _ = try late.read(until: .controls) }.value
+        let greeting = late.typedEvents.prefix { HostProcess.name(of: $0) != .controls }
+        #expect(greeting.allSatisfy { $0["replayed"] == true }, "every greeting line is marked")
 
         // The start-up events, each once, in stdout's order; of turbo.ready, only the latest.
-        let reported = host.events
-        let startUp = greeting.filter { Self.startUp.contains($0["event"] as? String ?? "") }
-        let latestTurbo = reported.lastIndex { $0["event"] as? String == "turbo.ready" }
+        let reported = host.typedEvents
+        let startUp = greeting.filter { HostProcess.name(of: $0).map(Self.startUp.contains) == true }
+        let latestTurbo = reported.lastIndex { HostProcess.name(of: $0) == .turboReady }
         let expected = reported.enumerated().filter { index, event in
-            let name = event["event"] as? String ?? ""
-            return Self.startUp.contains(name) && (name != "turbo.ready" || index == latestTurbo)
+            guard let name = HostProcess.name(of: event) else { return false }
+            return Self.startUp.contains(name) && (name != .turboReady || index == latestTurbo)
         }.map(\.element)
         #expect(startUp.map(Self.key) == expected.map(Self.key))
         #expect(
-            Set(startUp.compactMap { $0["event"] as? String })
-                == ["host.startup", "host.ready", "path-configuration.loaded", "turbo.ready"])
+            Set(startUp.compactMap(HostProcess.name(of:))) == [
+                .hostStartup, .hostReady, .pathConfigurationLoaded, .turboReady,
+            ])
 
         // Then the screens shown: the main stack's, bottom first, then the modal's, as first reported.
-        let screens = greeting.drop { $0["event"] as? String != "screen.pushed" }
-        #expect(screens.allSatisfy { $0["event"] as? String == "screen.pushed" }, "the screens come last")
+        let screens = greeting.drop { HostProcess.name(of: $0) != .screenPushed }
+        #expect(screens.allSatisfy { HostProcess.name(of: $0) == .screenPushed }, "the screens come last")
         #expect(
             screens.map(Self.screen)
                 == [
@@ -71,43 +74,45 @@ struct LateClientTests {
                 ].map { $0.replacingOccurrences(of: " /", with: " " + server.url) })
         for screen in screens {
             let first = reported.first {
-                ["screen.pushed", "screen.replaced"].contains($0["event"] as? String)
+                [.screenPushed, .screenReplaced].contains(HostProcess.name(of: $0))
                     && Self.screen($0) == Self.screen(screen)
             }
             #expect(first != nil, "\(Self.screen(screen)) is a screen as the host reported it")
         }
 
         // Then the stream: a screen popped reaches both clients, once.
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "back"])
-        try await host.waitFor("modal.dismissed", after: mark)
-        try await Task.detached { _ = try late.read(until: "modal.dismissed") }.value
-        try await Task.detached { _ = try early.read(until: "modal.dismissed") }.value
-        #expect(late.events(named: "modal.dismissed").count == 1 && late.events.last?["replayed"] == nil)
+        try await host.waitFor(.modalDismissed, after: mark)
+        try await Task.detached { _ = try late.read(until: .modalDismissed) }.value
+        try await Task.detached { _ = try early.read(until: .modalDismissed) }.value
+        #expect(
+            late.typedEvents.filter { HostProcess.name(of: $0) == .modalDismissed }.count == 1
+                && late.typedEvents.last?["replayed"] == nil)
 
         // The early client saw the host's whole stream, each event once (what came before it was accepted, in
         // its greeting).
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
         try await Task.detached { while try early.nextEvent() != nil {} }.value
-        let watched: Set<String> = Self.startUp.union(["screen.pushed", "screen.popped", "modal.dismissed"])
-        let seenEarly = early.events.filter { watched.contains($0["event"] as? String ?? "") }
-        #expect(
-            seenEarly.map(Self.key)
-                == host.events.filter { watched.contains($0["event"] as? String ?? "") }
-                .map(Self.key))
+        let watched = Self.startUp.union([.screenPushed, .screenPopped, .modalDismissed])
+        func isWatched(_ event: JSON) -> Bool { HostProcess.name(of: event).map(watched.contains) == true }
+        let seenEarly = early.typedEvents.filter(isWatched)
+        #expect(seenEarly.map(Self.key) == host.typedEvents.filter(isWatched).map(Self.key))
     }
 
     /// An event as a comparable line: its fields without `replayed`.
-    static func key(_ event: [String: Any]) -> String {
-        var fields = event
+    static func key(_ event: JSON) -> String {
+        guard var fields = event.objectValue else { return "?" }
         fields["replayed"] = nil
-        let data = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
-        return data.map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        return JSON.object(fields).serialized(sortedKeys: true)
     }
 
     /// A screen event as "stack depth url action".
-    static func screen(_ event: [String: Any]) -> String {
-        [event["stack"], event["depth"], event["url"], event["action"]].map { "\($0 ?? "?")" }.joined(separator: " ")
+    static func screen(_ event: JSON) -> String {
+        [event["stack"], event["depth"], event["url"], event["action"]].map {
+            $0.map { $0.stringValue ?? "\($0)" } ?? "?"
+        }
+        .joined(separator: " ")
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -29,19 +31,19 @@ struct LazyLoadingTests {
     @Test func aPluginIsNotOpenedUntilAPageRegistersOneOfItsComponents() async throws {
         let (plugins, hot) = try Self.plugins(hot: "v1")
         let host = try HostProcess(page: Self.formPage, arguments: ["--plugins", plugins])
-        let ready = try await host.waitFor("host.ready")
+        let ready = try await host.waitFor(.hostReady)
         // Announced from its manifest: in the user agent's list and host.ready's plugins, but not opened.
-        #expect(ready["components"] as? [String] == ["form", "hot"])
+        #expect(ready["components"] == ["form", "hot"])
         #expect(
-            (ready["plugins"] as? [[String: Any]])?.compactMap { $0["id"] as? String }.contains("dev.test.hot") == true)
-        #expect((ready["userAgent"] as? String)?.contains("bridge-components: [form hot]") == true)
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["id"] as? String == "form.submit" }
+            ready["plugins"]?.arrayValue?.compactMap { $0["id"]?.stringValue }.contains("dev.test.hot") == true)
+        #expect(ready["userAgent"]?.stringValue?.contains("bridge-components: [form hot]") == true)
+        try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "form.submit" }
         #expect(try Self.maps(host, plugins + "/libStradaFormPlugin.so"))
         #expect(try !Self.maps(host, hot))
         #expect(!host.standardError.contains("plugin \(hot) loaded"))
 
         try host.send(["command": "navigate", "url": Self.hotPage])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v1" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
         #expect(try Self.maps(host, hot))
         #expect(host.standardError.contains("plugin \(hot) loaded on first use (component hot): dev.test.hot"))
         try host.send(["command": "quit"])
@@ -52,41 +54,41 @@ struct LazyLoadingTests {
         let (plugins, hot) = try Self.plugins(hot: "v1")
         try "not a shared library".write(toFile: hot, atomically: true, encoding: .utf8)
         let host = try HostProcess(page: Self.hotPage, arguments: ["--plugins", plugins])
-        let ready = try await host.waitFor("host.ready")
-        #expect(ready["components"] as? [String] == ["form", "hot"])
-        let error = try await host.waitFor("plugin.error")
+        let ready = try await host.waitFor(.hostReady)
+        #expect(ready["components"] == ["form", "hot"])
+        let error = try await host.waitFor(.pluginError)
         let line = "plugin \(hot): not a shared library (no ELF header) — remove it from the plugins directory"
-        #expect(error["message"] as? String == line)
+        #expect(error["message"]?.stringValue == line)
         // The page registers it again after a refresh: not tried, nor said, again.
-        let mark = host.events.count
+        let mark = host.typedEvents.count
         try host.send(["command": "reload"])
-        try await host.waitFor("page.finished", after: mark)
-        try await host.waitFor("bridge.ready", after: mark)
+        try await host.waitFor(.pageFinished, after: mark)
+        try await host.waitFor(.bridgeReady, after: mark)
         try host.send(["command": "navigate", "url": Self.formPage])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["id"] as? String == "form.submit" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "form.submit" }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
-        #expect(host.events.filter { $0["event"] as? String == "plugin.error" }.count == 1)
+        #expect(host.events(named: .pluginError).count == 1)
         #expect(host.standardError.components(separatedBy: line).count == 2, "one line: \(host.standardError)")
     }
 
     @Test func aPluginReplacedBeforeAnyPageUsedItServesTheNewBuild() async throws {
         let (plugins, hot) = try Self.plugins(hot: "v1")
         let host = try HostProcess(page: Self.formPage, arguments: ["--plugins", plugins, "--watch"])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["id"] as? String == "form.submit" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "form.submit" }
         // Built beside it and renamed into place, as `plugin install` and careful build scripts do.
         let next = (plugins as NSString).appendingPathComponent(".libhot.so.new")
         try HotReloadTests.buildHotPlugin(version: "v2", at: next)
         #expect(rename(next, hot) == 0)
-        let reloaded = try await host.waitFor("plugin.reloaded")
-        #expect(reloaded["id"] as? String == "dev.test.hot")
-        #expect(reloaded["reinstantiated"] as? [String] == [])
+        let reloaded = try await host.waitFor(.pluginReloaded)
+        #expect(reloaded["id"] == "dev.test.hot")
+        #expect(reloaded["reinstantiated"] == [])
 
         try host.send(["command": "navigate", "url": Self.hotPage])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v2" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v2" }
         try host.send(["command": "activate", "control": "hot.go"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "reply 1 v2" }
-        #expect(!host.events.contains { ($0["control"] as? [String: Any])?["title"] as? String == "v1" })
+        try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v2" }
+        #expect(!host.typedEvents.contains { $0["control"]?["title"] == "v1" })
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

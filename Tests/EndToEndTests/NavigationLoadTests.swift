@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -13,11 +15,11 @@ extension NavigationTests {
         try await app.expectControls(["button.button-right=start right"], since: 0)
         let mark = app.mark
         try await app.press("button.button-right")
-        let opened = try await app.next("browser.opened", after: mark)
-        #expect((opened["url"] as? String)?.hasPrefix("http://localhost:") == true, "\(app.trace(after: mark))")
+        let opened = try await app.next(.browserOpened, after: mark)
+        #expect(opened["url"]?.stringValue?.hasPrefix("http://localhost:") == true, "\(app.trace(after: mark))")
         // The screen the visit pushed is gone again: the start page is shown, alone on the stack.
         if app.screenChanges(after: mark).first?.hasPrefix("screen.pushed") == true {
-            try await app.next("screen.popped", after: mark)
+            try await app.next(.screenPopped, after: mark)
         }
         let changes = app.screenChanges(after: mark)
         #expect(changes.isEmpty || changes.last?.hasPrefix("screen.popped main 1 /page/start") == true, "\(changes)")
@@ -33,13 +35,13 @@ extension NavigationTests {
         try await app.expectControls(["button.button-right=start right"], since: 0)
         let mark = app.mark
         try await app.press("button.button-right")
-        try await app.next("page.committed", after: mark) { Self.path($0) == target }
+        try await app.next(.pageCommitted, after: mark) { Self.path($0) == target }
         try await app.title("reloading", after: mark)
         #expect(app.screenChanges(after: mark) == ["screen.pushed main 2 \(target)"], "\(app.trace(after: mark))")
         try await app.expectControls(["button.button-right=reloading right"], since: mark)
         let back = app.mark
         try await app.perform(["command": "back"])
-        try await app.next("screen.popped", after: back)
+        try await app.next(.screenPopped, after: back)
         try await app.expectControls(["button.button-right=start right"], since: back)
         if stillLoading {
             // The traversal stopped the load before the page's Turbo could restore: the start page is loaded

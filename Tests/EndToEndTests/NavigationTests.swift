@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -52,10 +54,10 @@ struct NavigationTests {
                 page: server.url + page,
                 arguments: ["--plugins", plugins, "--path-configuration", fixture + "/path-configuration.json"])
             let app = App(server: server, host: host)
-            try await app.next("screen.pushed", after: 0)
+            try await app.next(.screenPushed, after: 0)
             if let build {
-                let ready = try await app.next("turbo.ready", after: 0)
-                try #require(ready["version"] as? String == build.family, "the page loaded \(turbo!.rawValue)")
+                let ready = try await app.next(.turboReady, after: 0)
+                try #require(ready["version"]?.stringValue == build.family, "the page loaded \(turbo!.rawValue)")
             }
             return app
         }
@@ -63,13 +65,13 @@ struct NavigationTests {
         func url(_ path: String) -> String { server.url + path }
 
         /// The number of events so far: wait for what comes after it.
-        var mark: Int { host.events.count }
+        var mark: Int { host.typedEvents.count }
 
         @discardableResult
         func next(
-            _ name: String, after mark: Int, timeout: Double = 10,
-            where predicate: ([String: Any]) -> Bool = { _ in true }
-        ) async throws -> [String: Any] {
+            _ name: AutomationEvent.Name, after mark: Int, timeout: Double = 10,
+            where predicate: (JSON) -> Bool = { _ in true }
+        ) async throws -> JSON {
             try await host.waitFor(name, after: mark, timeout: timeout, where: predicate)
         }
 
@@ -79,11 +81,13 @@ struct NavigationTests {
             try host.send(command)
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
-                if let result = host.events.dropFirst(mark).first(where: {
-                    ($0["event"] as? String)?.hasPrefix("command.") == true
-                        && $0["command"] as? String == command["command"]
+                if let result = host.typedEvents.dropFirst(mark).first(where: {
+                    $0["event"]?.stringValue?.hasPrefix("command.") == true
+                        && $0["command"]?.stringValue == command["command"]
                 }) {
-                    try #require(result["event"] as? String == "command.ok", "\(command): \(result["error"] ?? "")")
+                    try #require(
+                        HostProcess.name(of: result) == .commandOK,
+                        "\(command): \(result["error"].map { $0.stringValue ?? "\($0)" } ?? "")")
                     return
                 }
                 try await Task.sleep(for: .milliseconds(20))
@@ -100,9 +104,9 @@ struct NavigationTests {
         func controls() async throws -> [String] {
             let mark = self.mark
             try host.send(["command": "controls"])
-            let answer = try await next("controls", after: mark)
-            return ((answer["controls"] as? [[String: Any]]) ?? []).compactMap { control in
-                (control["id"] as? String).map { $0 + "=" + (control["title"] as? String ?? "") }
+            let answer = try await next(.controls, after: mark)
+            return (answer["controls"]?.arrayValue ?? []).compactMap { control in
+                control["id"]?.stringValue.map { $0 + "=" + (control["title"]?.stringValue ?? "") }
             }.sorted()
         }
 
@@ -129,33 +133,38 @@ struct NavigationTests {
 
         /// What happened after `mark`, one line per screen, visit, modal, control or command event.
         func trace(after mark: Int) -> String {
-            host.events.dropFirst(mark).compactMap { event -> String? in
-                let name = event["event"] as? String ?? ""
-                let control = event["control"] as? [String: Any]
-                let details: [Any?]
+            host.typedEvents.dropFirst(mark).compactMap { event -> String? in
+                let name = event["event"]?.stringValue ?? ""
+                let control = event["control"]
+                /// A field as text (a string as itself).
+                func text(_ field: JSON?) -> String? { field.map { $0.stringValue ?? "\($0)" } }
+                let details: [String?]
                 switch name {
                 case "screen.pushed", "screen.replaced", "screen.popped":
-                    details = [event["stack"], event["depth"], event["action"], NavigationTests.path(event)]
+                    details = [
+                        text(event["stack"]), text(event["depth"]), text(event["action"]), NavigationTests.path(event),
+                    ]
                 case "visit.proposed", "visit.completed", "visit.failed", "screen.error", "page.committed":
-                    details = [event["action"], event["statusCode"], NavigationTests.path(event)]
-                case "modal.presented", "modal.dismissed": details = [NavigationTests.path(event), event["reason"]]
-                case "control.added", "control.changed": details = [control?["id"], control?["title"]]
-                case "control.removed": details = [event["id"]]
-                case "command.error": details = [event["command"], event["error"]]
-                case "page.title": details = [event["title"]]
+                    details = [text(event["action"]), text(event["statusCode"]), NavigationTests.path(event)]
+                case "modal.presented", "modal.dismissed":
+                    details = [NavigationTests.path(event), text(event["reason"])]
+                case "control.added", "control.changed": details = [text(control?["id"]), text(control?["title"])]
+                case "control.removed": details = [text(event["id"])]
+                case "command.error": details = [text(event["command"]), text(event["error"])]
+                case "page.title": details = [text(event["title"])]
                 default: return nil
                 }
-                return ([name] + details.compactMap { $0.map { "\($0)" } }).joined(separator: " ")
+                return ([name] + details.compactMap { $0 }).joined(separator: " ")
             }.joined(separator: "\n")
         }
 
         /// The screen changes (`screen.pushed`/`replaced`/`popped`) after `mark`, as "event stack depth path".
         func screenChanges(after mark: Int) -> [String] {
-            host.events.dropFirst(mark).compactMap { event in
-                guard let name = event["event"] as? String, name.hasPrefix("screen."), name != "screen.error"
+            host.typedEvents.dropFirst(mark).compactMap { event in
+                guard let name = event["event"]?.stringValue, name.hasPrefix("screen."), name != "screen.error"
                 else { return nil }
-                let depth = (event["depth"] as? Int).map(String.init) ?? "?"
-                return "\(name) \(event["stack"] as? String ?? "?") \(depth) \(NavigationTests.path(event) ?? "")"
+                let depth = event["depth"]?.intValue.map(String.init) ?? "?"
+                return "\(name) \(event["stack"]?.stringValue ?? "?") \(depth) \(NavigationTests.path(event) ?? "")"
             }
         }
 
@@ -163,11 +172,11 @@ struct NavigationTests {
         /// whose serial is `after` (titles end with " #N", N counting the pages the server sent).
         @discardableResult
         func title(_ prefix: String, after mark: Int, servedAfter serial: Int = 0) async throws -> Int {
-            let event = try await next("page.title", after: mark) {
-                guard let title = $0["title"] as? String, title.hasPrefix(prefix) else { return false }
+            let event = try await next(.pageTitle, after: mark) {
+                guard let title = $0["title"]?.stringValue, title.hasPrefix(prefix) else { return false }
                 return NavigationTests.serial(title) > serial
             }
-            return NavigationTests.serial(event["title"] as? String ?? "")
+            return NavigationTests.serial(event["title"]?.stringValue ?? "")
         }
 
         func stop() async throws {
@@ -177,8 +186,8 @@ struct NavigationTests {
         }
     }
 
-    static func path(_ event: [String: Any]) -> String? {
-        (event["url"] as? String).flatMap { URL(string: $0) }.map { $0.path + ($0.query.map { "?" + $0 } ?? "") }
+    static func path(_ event: JSON) -> String? {
+        event["url"]?.stringValue.flatMap { URL(string: $0) }.map { $0.path + ($0.query.map { "?" + $0 } ?? "") }
     }
 
     static func serial(_ title: String) -> Int {
@@ -250,16 +259,16 @@ extension NavigationTests {
         try await app.expectControls(Self.startControls, since: 0)
         var mark = app.mark
         try await app.press("button.button-right")
-        let error = try await app.next("screen.error", after: mark)
-        #expect(error["statusCode"] as? Int == 404 && Self.path(error) == "/missing")
+        let error = try await app.next(.screenError, after: mark)
+        #expect(error["statusCode"] == 404 && Self.path(error) == "/missing")
         let changes = app.screenChanges(after: mark)
         #expect(changes.last?.hasPrefix("screen.pushed main 2 ") == true, "\(changes)")
         try await app.expectControls([], since: mark)
 
         mark = app.mark
         try await app.perform(["command": "back"])
-        let popped = try await app.next("screen.popped", after: mark)
-        #expect(popped["depth"] as? Int == 1 && Self.path(popped) == "/page/start?right=/missing&left=/flaky")
+        let popped = try await app.next(.screenPopped, after: mark)
+        #expect(popped["depth"] == 1 && Self.path(popped) == "/page/start?right=/missing&left=/flaky")
         try await app.expectControls(Self.startControls, since: mark)
         try await app.stop()
     }
@@ -272,22 +281,22 @@ extension NavigationTests {
         try await app.expectControls(Self.startControls, since: 0)
         var mark = app.mark
         try await app.press("button.button-left")
-        let error = try await app.next("screen.error", after: mark)
-        #expect(error["statusCode"] as? Int == 500 && Self.path(error) == "/flaky")
+        let error = try await app.next(.screenError, after: mark)
+        #expect(error["statusCode"] == 500 && Self.path(error) == "/flaky")
         let changes = app.screenChanges(after: mark)
         #expect(changes.last?.hasPrefix("screen.pushed main 2 ") == true, "\(changes)")
 
         try await ProcessRunner.check("/usr/bin/curl", ["-fsS", app.url("flaky/fix")])
         mark = app.mark
         try await app.perform(["command": "retry"])
-        try await app.next("page.committed", after: mark) { Self.path($0) == "/flaky" }
+        try await app.next(.pageCommitted, after: mark) { Self.path($0) == "/flaky" }
         try await app.expectControls(["button.button-right=flaky right"], since: mark)
         #expect(app.screenChanges(after: mark) == [], "Retry loads into the error screen's own screen")
 
         mark = app.mark
         try await app.perform(["command": "back"])
-        let popped = try await app.next("screen.popped", after: mark)
-        #expect(popped["depth"] as? Int == 1)
+        let popped = try await app.next(.screenPopped, after: mark)
+        #expect(popped["depth"] == 1)
         try await app.expectControls(Self.startControls, since: mark)
         try await app.stop()
     }
@@ -317,31 +326,31 @@ extension NavigationTests {
         try await app.expectControls(["button.button-right=root right"], since: 0)
         var mark = app.mark
         try await app.press("button.button-right")
-        try await app.next("screen.pushed", after: mark) { $0["depth"] as? Int == 2 }
+        try await app.next(.screenPushed, after: mark) { $0["depth"] == 2 }
         let mainSerial = try await app.title("main", after: mark)
         try await app.expectControls(["button.button-right=main right"], since: mark)
 
         mark = app.mark
         try await app.press("button.button-right")
-        try await app.next("modal.presented", after: mark)
+        try await app.next(.modalPresented, after: mark)
         if ending == .recedeFromTwoScreens {
             let first = ["button.button-right=first right"]
             try await app.expectControls(first, since: mark)
             mark = app.mark
             try await app.press("button.button-right")
-            let pushed = try await app.next("screen.pushed", after: mark)
-            #expect(pushed["stack"] as? String == "modal" && pushed["depth"] as? Int == 2)
+            let pushed = try await app.next(.screenPushed, after: mark)
+            #expect(pushed["stack"] == "modal" && pushed["depth"] == 2)
         }
         try await app.expectControls(["form.submit=Save"], since: mark)
 
         // Save: 303 → /<then>_historical_location.
         mark = app.mark
         try await app.press("form.submit")
-        try await app.next("modal.dismissed", after: mark)
+        try await app.next(.modalDismissed, after: mark)
         switch ending {
         case .recedeFromOneScreen, .recedeFromTwoScreens:
-            let popped = try await app.next("screen.popped", after: mark) { $0["stack"] as? String == "main" }
-            #expect(popped["depth"] as? Int == 1 && Self.path(popped)?.hasPrefix("/page/root") == true)
+            let popped = try await app.next(.screenPopped, after: mark) { $0["stack"] == "main" }
+            #expect(popped["depth"] == 1 && Self.path(popped)?.hasPrefix("/page/root") == true)
             try await app.expectControls(["button.button-right=root right"], since: mark)
         case .resume:
             try await Task.sleep(for: .seconds(1))  // nothing is to happen: give it the time to
@@ -370,14 +379,14 @@ extension NavigationTests {
         try await app.expectControls(link, since: 0)
         var mark = app.mark
         try await app.press("button.button-right")
-        let pushed = try await app.next("screen.pushed", after: mark)
-        #expect(pushed["depth"] as? Int == 2 && Self.path(pushed) == "/frame/2")
+        let pushed = try await app.next(.screenPushed, after: mark)
+        #expect(pushed["depth"] == 2 && Self.path(pushed) == "/frame/2")
         try await app.expectControls(content, since: mark)
 
         mark = app.mark
         try await app.perform(["command": "back"])
-        let popped = try await app.next("screen.popped", after: mark)
-        #expect(popped["depth"] as? Int == 1 && Self.path(popped) == "/frame")
+        let popped = try await app.next(.screenPopped, after: mark)
+        #expect(popped["depth"] == 1 && Self.path(popped) == "/frame")
         try await app.expectControls(link, since: mark)
         try await app.stop()
     }
@@ -407,8 +416,8 @@ extension NavigationTests {
         try await Self.forward(app, from: a, to: form, path: "/form")
         let mark = app.mark
         try await app.press("form.submit")
-        let pushed = try await app.next("screen.pushed", after: mark)
-        #expect(pushed["depth"] as? Int == 3 && Self.path(pushed) == "/page/saved")
+        let pushed = try await app.next(.screenPushed, after: mark)
+        #expect(pushed["depth"] == 3 && Self.path(pushed) == "/page/saved")
         try await app.stop()
     }
 
@@ -417,20 +426,20 @@ extension NavigationTests {
     static func forward(_ app: App, from a: [String], to next: [String], path: String) async throws {
         var mark = app.mark
         try await app.press("button.button-right")
-        var pushed = try await app.next("screen.pushed", after: mark)
-        #expect(pushed["depth"] as? Int == 2 && Self.path(pushed) == path)
+        var pushed = try await app.next(.screenPushed, after: mark)
+        #expect(pushed["depth"] == 2 && Self.path(pushed) == path)
         try await app.expectControls(next, since: mark)
 
         mark = app.mark
         try await app.perform(["command": "back"])
-        let popped = try await app.next("screen.popped", after: mark)
-        #expect(popped["depth"] as? Int == 1)
+        let popped = try await app.next(.screenPopped, after: mark)
+        #expect(popped["depth"] == 1)
         try await app.expectControls(a, since: mark)
 
         mark = app.mark
         try await app.press("button.button-left")
-        pushed = try await app.next("screen.pushed", after: mark)
-        #expect(pushed["depth"] as? Int == 2 && Self.path(pushed) == path)
+        pushed = try await app.next(.screenPushed, after: mark)
+        #expect(pushed["depth"] == 2 && Self.path(pushed) == path)
         try await app.expectControls(next, since: mark, "only the page gone forward to's controls")
     }
 }

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -52,12 +54,12 @@ struct PackageTests {
             page: Repository.path("Examples/form-demo/index.html"), arguments: [],
             environment: ["HOME": home, "XDG_DATA_HOME": home + "/data", "XDG_CACHE_HOME": home + "/cache"],
             executable: host)
-        let ready = try await demo.waitFor("host.ready")
-        let plugins = ready["plugins"] as? [[String: Any]] ?? []
+        let ready = try await demo.waitFor(.hostReady)
+        let plugins = ready["plugins"]?.arrayValue ?? []
         #expect(plugins.count == 10)
-        #expect(plugins.allSatisfy { ($0["path"] as? String)?.hasPrefix(root + "/usr/lib/strada/plugins/") == true })
-        let added = try await demo.waitFor("control.added")
-        #expect((added["control"] as? [String: Any])?["id"] as? String == "form.submit")
+        #expect(plugins.allSatisfy { $0["path"]?.stringValue?.hasPrefix(root + "/usr/lib/strada/plugins/") == true })
+        let added = try await demo.waitFor(.controlAdded)
+        #expect(added["control"]?["id"] == "form.submit")
         try demo.send(["command": "quit"])
         #expect(try await demo.waitForExit() == 0)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -66,11 +68,11 @@ struct PackagedRecipeTests {
         let demo = try HostProcess(
             page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", app], environment: home,
             executable: host)
-        let ready = try await demo.waitFor("host.ready")
-        let plugins = (ready["plugins"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        let ready = try await demo.waitFor(.hostReady)
+        let plugins = (ready["plugins"]?.arrayValue ?? []).compactMap { $0["path"]?.stringValue }
         #expect(plugins.first == mine && plugins.count == 11, "\(plugins)")
-        let added = try await demo.waitFor("control.added")
-        #expect((added["control"] as? [String: Any])?["title"] as? String == "Mine")
+        let added = try await demo.waitFor(.controlAdded)
+        #expect(added["control"]?["title"] == "Mine")
         try demo.send(["command": "quit"])
         #expect(try await demo.waitForExit() == 0)
         let warnings = demo.standardError.split(separator: "\n").filter {
@@ -82,8 +84,8 @@ struct PackagedRecipeTests {
             page: Repository.path("Examples/form-demo/index.html"),
             arguments: ["--plugins", app, "--no-system-plugins"],
             environment: home, executable: host)
-        let only = try await alone.waitFor("host.ready")
-        #expect((only["plugins"] as? [[String: Any]])?.count == 1)
+        let only = try await alone.waitFor(.hostReady)
+        #expect(only["plugins"]?.arrayValue?.count == 1)
         try alone.send(["command": "quit"])
         #expect(try await alone.waitForExit() == 0)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -10,28 +12,28 @@ struct ScreenshotTests {
     @Test func aScreenshotTheMomentAMenuOpensIsTheWholeWindowWithTheMenuOverIt() async throws {
         let demo = try await DemoSession.start("menu", plugins: ["Menu"])
         defer { demo.cleanUp() }
-        try await demo.event("page.finished")
+        try await demo.event(.pageFinished)
         // The same page again, opening its menu as it loads: the window shows the first one until the second
         // paints, so the only change in the menu's column is the menu.
         var mark = demo.mark
         try demo.host.send(["command": "navigate", "url": demo.server.url + "menu?open=1"])
-        let menu = try await demo.control("control.added", "menu.menu", after: mark)
+        let menu = try await demo.control(.controlAdded, "menu.menu", after: mark)
         let folder = try TemporaryDirectory.make("shots")
         let open = folder + "/open.png"
         try demo.host.send(["command": "screenshot", "path": open])
-        try await demo.event("command.ok", after: mark) { $0["command"] as? String == "screenshot" }
+        try await demo.event(.commandOK, after: mark) { $0["command"] == "screenshot" }
 
         // The same window without the menu.
         mark = demo.mark
         try demo.host.send(["command": "dismiss", "control": "menu.menu"])
-        try await demo.event("control.removed", after: mark) { $0["id"] as? String == "menu.menu" }
+        try await demo.event(.controlRemoved, after: mark) { $0["id"] == "menu.menu" }
         let closed = folder + "/closed.png"
         try demo.host.send(["command": "screenshot", "path": closed])
-        try await demo.event("command.ok", after: mark) { $0["command"] as? String == "screenshot" }
+        try await demo.event(.commandOK, after: mark) { $0["command"] == "screenshot" }
 
-        let anchor = try #require(menu["anchor"] as? [String: Any], "the menu points at the page's button")
-        let left = try #require(anchor["x"] as? Int), width = try #require(anchor["width"] as? Int)
-        let top = try #require(anchor["y"] as? Int), height = try #require(anchor["height"] as? Int)
+        let anchor = try #require(menu["anchor"]?.objectValue, "the menu points at the page's button")
+        let left = try #require(anchor["x"]?.intValue), width = try #require(anchor["width"]?.intValue)
+        let top = try #require(anchor["y"]?.intValue), height = try #require(anchor["height"]?.intValue)
         let difference = try await Self.compare(closed, open, columns: (left - 60, left + width + 60))
         let sizes = try #require(difference["size"] as? [[Int]])
         #expect(sizes[1] == sizes[0], "the picture with the menu open is the window's size")
@@ -53,14 +55,14 @@ struct ScreenshotTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/busy-menu.html"),
             arguments: ["--plugins", try PluginsDirectory.make(plugins: ["libStradaMenuPlugin.so"])])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["id"] as? String == "menu.menu" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "menu.menu" }
         let folder = try TemporaryDirectory.make("shots")
         var sizes: [[Int]] = []
         for shot in 1...10 {
             let path = folder + "/\(shot).png"
-            let mark = host.events.count
+            let mark = host.typedEvents.count
             try host.send(["command": "screenshot", "path": path])
-            try await host.waitFor("command.ok", after: mark) { $0["command"] as? String == "screenshot" }
+            try await host.waitFor(.commandOK, after: mark) { $0["command"] == "screenshot" }
             let size = try SingleInstanceTests.pictureSize(path)
             sizes.append([size.0, size.1])
         }

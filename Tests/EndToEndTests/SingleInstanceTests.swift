@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -62,16 +64,16 @@ struct SingleInstanceTests {
         let environment = try Self.home(bus: bus)
         let app = ["--app-id", "com.example.Single"]
         let running = try HostProcess(page: Self.first, arguments: app, environment: environment, ephemeral: false)
-        try await running.waitFor("page.committed") { $0["url"] as? String == Self.first }
+        try await running.waitFor(.pageCommitted) { $0["url"]?.stringValue == Self.first }
 
         let later = try HostProcess(page: Self.second, arguments: app, environment: environment, ephemeral: false)
         #expect(try await later.waitForExit() == 0, "stderr: \(later.standardError)")
-        #expect(!later.events.contains { $0["event"] as? String == "host.ready" }, "the later launch opened a window")
-        try await running.waitFor("page.committed") { $0["url"] as? String == Self.second }
+        #expect(later.events(named: .hostReady).isEmpty, "the later launch opened a window")
+        try await running.waitFor(.pageCommitted) { $0["url"]?.stringValue == Self.second }
 
         // --ephemeral runs (kiosks, tests) stand alone: this one opens its own window.
         let standalone = try HostProcess(page: Self.second, arguments: app, environment: environment)
-        try await standalone.waitFor("host.ready")
+        try await standalone.waitFor(.hostReady)
         for host in [standalone, running] {
             try host.send(["command": "quit"])
             #expect(try await host.waitForExit() == 0)
@@ -88,7 +90,7 @@ struct SingleInstanceTests {
 
     /// Waits for the page to load, quits, expects exit 0 and exactly one stderr line containing `text`; returns it.
     static func quitAfterLoading(_ host: HostProcess, linesContaining text: String) async throws -> [Substring] {
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0, "stderr: \(host.standardError)")
         let lines = host.standardError.split(separator: "\n").filter { $0.contains(text) }
@@ -105,7 +107,7 @@ struct SingleInstanceTests {
         let host = try HostProcess(
             page: Self.first, arguments: ["--app-id", "com.example.Stale"], environment: environment,
             ephemeral: false)
-        try await host.waitFor("host.ready")
+        try await host.waitFor(.hostReady)
         // The page loaded: the web process (the one WebKit's sandbox would proxy the bus into) runs.
         let warnings = try await Self.quitAfterLoading(host, linesContaining: "DBUS_SESSION_BUS_ADDRESS")
         #expect(warnings.first?.contains("names unix:path=\(gone), which does not exist") == true)
@@ -139,31 +141,30 @@ struct SingleInstanceTests {
         let state = environment["XDG_STATE_HOME"]! + "/com.example.Sized/window.json"
 
         var host = try HostProcess(page: Self.first, arguments: app, environment: environment, ephemeral: false)
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
-        let saved = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: state)))
-        let fields = try #require(saved as? [String: Any])
-        #expect(fields["width"] as? Int == 960 && fields["height"] as? Int == 640)
-        #expect(fields["maximized"] as? Bool == false)
+        let fields = try #require(try JSON(parsing: String(contentsOfFile: state, encoding: .utf8)).objectValue)
+        #expect(fields["width"] == 960 && fields["height"] == 640)
+        #expect(fields["maximized"] == false)
 
         // As if the user had resized it to 720 × 520 last time.
         try #"{"width": 720, "height": 520, "maximized": false}"#.write(
             toFile: state, atomically: true, encoding: .utf8)
         host = try HostProcess(page: Self.first, arguments: app, environment: environment, ephemeral: false)
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         let picture = (try TemporaryDirectory.make("shot") as NSString).appendingPathComponent("window.png")
         try host.send(["command": "screenshot", "path": picture])
-        try await host.waitFor("command.ok") { $0["command"] as? String == "screenshot" }
+        try await host.waitFor(.commandOK) { $0["command"] == "screenshot" }
         let restored = try Self.pictureSize(picture)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
 
         // Ephemeral runs neither read nor write it.
         host = try HostProcess(page: Self.first, arguments: app, environment: environment)
-        try await host.waitFor("page.finished")
+        try await host.waitFor(.pageFinished)
         try host.send(["command": "screenshot", "path": picture])
-        try await host.waitFor("command.ok") { $0["command"] as? String == "screenshot" }
+        try await host.waitFor(.commandOK) { $0["command"] == "screenshot" }
         // The picture includes the window's decorations: compare the two runs.
         let fresh = try Self.pictureSize(picture)
         #expect(fresh.0 - restored.0 == 960 - 720 && fresh.1 - restored.1 == 640 - 520)

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -38,16 +40,16 @@ struct ThirdPartyPluginTests {
             page: Repository.path("Examples/swift-plugin/index.html"),
             arguments: ["--plugins", try ExampleBuild.pluginsDirectory(with: plugin)])
 
-        let ready = try await host.waitFor("host.ready")
-        #expect(ready["components"] as? [String] == ["greeting"])
-        #expect((ready["plugins"] as? [[String: Any]])?.first?["id"] as? String == "dev.example.greeting")
+        let ready = try await host.waitFor(.hostReady)
+        #expect(ready["components"] == ["greeting"])
+        #expect(ready["plugins"]?.arrayValue?.first?["id"] == "dev.example.greeting")
 
-        let connect = try await host.waitFor("bridge.received") { $0.bridgeMessage?["event"] as? String == "connect" }
-        #expect(connect.bridgeMessage?.messageData?["name"] as? String == "Ada")
-        let reply = try await host.waitFor("bridge.sent")
-        #expect(reply.bridgeMessage?["id"] as? String == connect.bridgeMessage?["id"] as? String)
-        #expect(reply.bridgeMessage?.messageData?["greeting"] as? String == "Hello, Ada!")
-        try await host.waitFor("page.title") { $0["title"] as? String == "Hello, Ada!" }
+        let connect = try await host.waitFor(.bridgeReceived) { $0["message"]?["event"] == "connect" }
+        #expect(connect["message"]?["data"]?["name"] == "Ada")
+        let reply = try await host.waitFor(.bridgeSent)
+        #expect(reply["message"]?["id"]?.stringValue == connect["message"]?["id"]?.stringValue)
+        #expect(reply["message"]?["data"]?["greeting"] == "Hello, Ada!")
+        try await host.waitFor(.pageTitle) { $0["title"] == "Hello, Ada!" }
 
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
@@ -59,39 +61,32 @@ struct ThirdPartyPluginTests {
         let host = try HostProcess(
             page: page, arguments: ["--plugins", try ExampleBuild.pluginsDirectory(with: plugin)])
 
-        let ready = try await host.waitFor("host.ready")
-        #expect(ready["components"] as? [String] == [component])
-        #expect((ready["plugins"] as? [[String: Any]])?.first?["id"] as? String == pluginID)
+        let ready = try await host.waitFor(.hostReady)
+        #expect(ready["components"] == [.string(component)])
+        #expect(ready["plugins"]?.arrayValue?.first?["id"]?.stringValue == pluginID)
 
-        let connect = try await host.waitFor("bridge.received") { $0.bridgeMessage?["event"] as? String == "connect" }
-        let added = try await host.waitFor("control.added")
-        let control = try #require(added["control"] as? [String: Any])
-        #expect(control["id"] as? String == "\(component).count")
-        #expect(control["title"] as? String == "Count")
-        #expect(control["enabled"] as? Bool == true)
-        try await host.waitFor("page.finished")
+        let connect = try await host.waitFor(.bridgeReceived) { $0["message"]?["event"] == "connect" }
+        let added = try await host.waitFor(.controlAdded)
+        let control = try #require(added["control"]?.objectValue)
+        #expect(control["id"]?.stringValue == "\(component).count")
+        #expect(control["title"] == "Count")
+        #expect(control["enabled"] == true)
+        try await host.waitFor(.pageFinished)
 
         for count in 1...2 {
             try host.send(["command": "activate", "control": "\(component).count"])
-            let reply = try await host.waitFor("bridge.sent") {
-                $0.bridgeMessage?.messageData?["count"] as? Int == count
+            let reply = try await host.waitFor(.bridgeSent) {
+                $0["message"]?["data"]?["count"]?.intValue == count
             }
-            #expect(reply.bridgeMessage?["id"] as? String == connect.bridgeMessage?["id"] as? String)
-            #expect(reply.bridgeMessage?["event"] as? String == "connect")
-            try await host.waitFor("page.title") { $0["title"] as? String == "count \(count)" }
+            #expect(reply["message"]?["id"]?.stringValue == connect["message"]?["id"]?.stringValue)
+            #expect(reply["message"]?["event"] == "connect")
+            try await host.waitFor(.pageTitle) { $0["title"]?.stringValue == "count \(count)" }
         }
-        #expect(host.events.filter { $0["event"] as? String == "command.error" }.isEmpty)
+        #expect(host.events(named: .commandError).isEmpty)
 
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
-}
-
-extension Dictionary where Key == String, Value == Any {
-    /// `message` of a bridge event.
-    fileprivate var bridgeMessage: [String: Any]? { self["message"] as? [String: Any] }
-    /// `data` of a message.
-    fileprivate var messageData: [String: Any]? { self["data"] as? [String: Any] }
 }
 
 /// The examples are built as a third party would: their own build commands (`ProcessRunner`).

@@ -1,4 +1,6 @@
 import Foundation
+import StradaAutomation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -64,11 +66,11 @@ struct WebLibraryTests {
     /// What one page run produced: its verdict and every automation event.
     struct Run {
         let title: String
-        let events: [[String: Any]]
+        let events: [JSON]
 
         /// Messages native received from the page, in order.
-        var received: [[String: Any]] {
-            events.filter { $0["event"] as? String == "bridge.received" }.compactMap { $0["message"] as? [String: Any] }
+        var received: [JSON] {
+            events.filter { HostProcess.name(of: $0) == .bridgeReceived }.compactMap { $0["message"] }
         }
     }
 
@@ -76,14 +78,14 @@ struct WebLibraryTests {
     static func run(_ page: Page) async throws -> Run {
         let plugins = try PluginsDirectory.make(plugins: ["libStradaEchoPlugin.so", "libStradaFormPlugin.so"])
         let host = try HostProcess(page: page.path, arguments: ["--plugins", plugins])
-        let verdict = try await host.waitFor("page.title", timeout: 40) {
-            guard let title = $0["title"] as? String else { return false }
+        let verdict = try await host.waitFor(.pageTitle, timeout: 40) {
+            guard let title = $0["title"]?.stringValue else { return false }
             return title == "PASS" || title.hasPrefix("FAIL")
         }
         try host.send(["command": "quit"])
         let status = try await host.waitForExit()
         #expect(status == 0, "strada-host exit status for \(page.rawValue)")
-        return Run(title: verdict["title"] as? String ?? "", events: host.events)
+        return Run(title: verdict["title"]?.stringValue ?? "", events: host.typedEvents)
     }
 
     @Test("The page's checks pass in the real engine", arguments: Page.allCases)
@@ -93,10 +95,10 @@ struct WebLibraryTests {
 
         // Whatever a page marks as never to be delivered (opted out, unsupported, removed from the queue)
         // never reaches native, and the library never sends anything native has to reject.
-        let leaked = run.received.filter { ($0["data"] as? [String: Any])?["mustNotArrive"] as? Bool == true }
+        let leaked = run.received.filter { $0["data"]?["mustNotArrive"] == true }
         #expect(leaked.isEmpty, "delivered although the page marked them mustNotArrive: \(leaked)")
         let rejected = run.events.filter {
-            $0["event"] as? String == "bridge.rejected" || $0["event"] as? String == "bridge.dropped"
+            HostProcess.name(of: $0) == .bridgeRejected || HostProcess.name(of: $0) == .bridgeDropped
         }
         #expect(rejected.isEmpty, "rejected or dropped by native: \(rejected)")
     }
@@ -105,20 +107,18 @@ struct WebLibraryTests {
         let run = try await Self.run(.queue)
         #expect(run.title == "PASS", "queue.html reported: \(run.title)")
         let received = run.received.prefix(4).map {
-            "\($0["component"] as? String ?? "?")/\($0["event"] as? String ?? "?")#\($0["id"] as? String ?? "?")"
+            "\($0["component"]?.stringValue ?? "?")/\($0["event"]?.stringValue ?? "?")#\($0["id"]?.stringValue ?? "?")"
         }
         #expect(received == ["echo/first#1", "echo/second#2", "echo/third#3", "echo/fourth#4"])
-        #expect(!run.received.contains { $0["component"] as? String != "echo" }, "only echo messages reach native")
+        #expect(!run.received.contains { $0["component"] != "echo" }, "only echo messages reach native")
     }
 
     @Test func repeatedRepliesToOneMessageAreSentByNativeUnderOneId() async throws {
         let run = try await Self.run(.repeatedReplies)
         #expect(run.title == "PASS", "repeated-replies.html reported: \(run.title)")
-        let sent = run.events.filter { $0["event"] as? String == "bridge.sent" }.compactMap {
-            $0["message"] as? [String: Any]
-        }
-        let repeats = sent.filter { $0["event"] as? String == "repeat" }
+        let sent = run.events.filter { HostProcess.name(of: $0) == .bridgeSent }.compactMap { $0["message"] }
+        let repeats = sent.filter { $0["event"] == "repeat" }
         #expect(repeats.count == 8)
-        #expect(Set(repeats.compactMap { $0["id"] as? String }).count == 2)
+        #expect(Set(repeats.compactMap { $0["id"]?.stringValue }).count == 2)
     }
 }
