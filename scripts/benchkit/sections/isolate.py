@@ -1,6 +1,8 @@
 """The bridge's round trip, overlapped throughput and 1 MiB payload with the echo plugin in the host's process, in
 a worker process (--isolate) and in a sandboxed worker (--sandbox: bubblewrap), each against the engine echo in the
-same host run (Benchmarks/web/roundtrip.html), and each mode's start to host.ready."""
+same host run (Benchmarks/web/roundtrip.html), and each mode's start to host.ready; and the page's round trip
+against payload size (100 B … 16 MiB, each against the engine echo) in each mode, kept apart as
+`isolated_payload_sizes` so `isolated` keeps its shape."""
 import os
 import shutil
 import statistics
@@ -14,7 +16,7 @@ MODES = {"in_process": [], "process": ["--isolate"], "sandbox": ["--sandbox"]}
 
 
 def measure(bench):
-    figures = {}
+    figures, sizes = {}, {}
     page = "file://" + os.path.join(bench.root, f"Benchmarks/web/roundtrip.html?count={bench.count}")
     for mode, flags in MODES.items():
         if mode == "sandbox" and not shutil.which("bwrap"):
@@ -32,6 +34,7 @@ def measure(bench):
         host.quit()
         bridge, floor, page_figures = report["bridge"], report["floor"], report["page"]
         throughput, large = page_figures["throughput"], page_figures["largePayload"]
+        sizes[mode] = page_figures.get("sizes", [])
         figures[mode] = {
             "start_ms": round(statistics.median(starts), 1),
             "p50_ratio": round(bridge["p50"] / floor["p50"], 2), "p99_ratio": round(bridge["p99"] / floor["p99"], 2),
@@ -39,4 +42,4 @@ def measure(bench):
             "large_payload_ms": large["bridge"]["medianMs"], "large_payload_floor_ms": large["floor"]["medianMs"],
             "large_payload_bytes": large["bridge"]["bytes"],
         }
-    return {"isolated": figures}
+    return {"isolated": figures, "isolated_payload_sizes": sizes}
