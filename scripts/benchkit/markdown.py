@@ -270,12 +270,12 @@ def tabs_md(results):
 ## Tabs and windows
 
 PSS of the host and every process it started (its WebKit web and network processes) against open tabs: an app
-definition with 10 tabs of the form demo (each its own URL, the form plugin), opened one by one (tabs are lazy:
-a tab's web view is made when it is first selected), measured 1.5 s after each page loaded (median of five
-samples). Switch: `select-tab` to a tab already open → `tab.shown` (the window painted its first frame with the
+definition with 10 tabs, each the demo app's posts with the real Turbo at its own URL (the button and form
+plugins), opened one by one (tabs are lazy: a tab's web view is made when it is first selected), measured 1.5 s
+after each page loaded (median of five samples). Switch: `select-tab` to a tab already open → `tab.shown` (the window painted its first frame with the
 tab shown), on the bench's clock and on the host's (selection → paint), switching in turn among the tabs open.
 Medians of {tabs['runs']} host runs ({tabs['switches_per_point']} switches each per point). The floor is one bare
-window: the same page without tabs, {tabs['floor_window_mb']:.0f} MB. **PSS per tab: {tabs['pss_per_tab_mb']:.0f} MB**
+window: the posts without tabs, {tabs['floor_window_mb']:.0f} MB. **PSS per tab: {tabs['pss_per_tab_mb']:.0f} MB**
 (least-squares slope); **switch: {tabs['switch_ms']:.1f} ms** (median over the points).
 
 | open tabs | PSS | against one bare window | switch (command → painted) | in the host (selection → painted) |
@@ -285,8 +285,8 @@ window: the same page without tabs, {tabs['floor_window_mb']:.0f} MB. **PSS per 
 A tab's first opening (tabs 2 … 10, medians): painted {shown:.0f} ms after the command (its web view before its
 page has loaded), its page loaded (`page.finished`) {loaded:.0f} ms after the command.
 
-Against open windows: the main window, then a modal window over it (a path configuration rule makes the page a
-modal; the app has one main window and at most one modal, so two is the most). **PSS per extra window:
+Against open windows: the posts in the main window, then "New post" over it, a modal window by the demo's path
+configuration (the app has one main window and at most one modal: two is the most). **PSS per extra window:
 {tabs['pss_per_window_mb']:+.0f} MB.**
 
 | open windows | PSS | against one bare window |

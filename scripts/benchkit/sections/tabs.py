@@ -1,13 +1,16 @@
-"""Tabs and windows: the PSS of the host and every process it started (its WebKit web and network processes)
-against open tabs (an app definition with 10 tabs of the form demo, opened one by one: tabs are lazy) and against
-open windows (the main one, then a modal over it: the app has one main window and at most one modal), and the time
-to switch to a tab already open against open tabs: from the `select-tab` command to the host's `tab.shown` (the
-window painted its first frame with the tab shown). One bare window (the same page, no tabs) is the floor; PSS per
-tab is the slope of a least-squares line through the tab points. Each point: the median of three host runs (PSS:
-the median of five samples taken 1.5 s after the page loaded), switches the median of eight."""
+"""Tabs and windows, on the demo app's posts with the real Turbo: the PSS of the host and every process it started
+(its WebKit web and network processes) against open tabs (an app definition with 10 tabs, each the posts at its
+own URL, opened one by one: tabs are lazy) and against open windows (the posts, then "New post" as the modal the
+demo's path configuration makes it: the app has one main window and at most one modal), and the time to switch to a
+tab already open against open tabs: from the `select-tab` command to the host's `tab.shown` (the window painted its
+first frame with the tab shown). One bare window (the posts, no tabs) is the floor; PSS per tab is the slope of a
+least-squares line through the tab points. Each point: the median of three host runs (PSS: the median of five
+samples taken 1.5 s after the page loaded), switches the median of eight."""
 import json
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 
@@ -15,36 +18,36 @@ from ..host import Host
 
 TITLE = "memory and tab switch time against open tabs, memory against open windows"
 
-PAGE = "Examples/form-demo/index.html"
+PLUGINS = ("libStradaButtonPlugin.so", "libStradaFormPlugin.so")
 TABS = 10
 POINTS = [1, 2, 4, 6, 8, 10]
 RUNS = 3
 SWITCHES = 8
+NEW_POST = "button.button-right"
 
 
 def measure(bench):
-    tab_runs = [open_tabs(bench) for _ in range(RUNS)]
-    window_runs = [open_windows(bench) for _ in range(RUNS)]
+    turbo = subprocess.run(["scripts/fetch-turbo"], check=True, capture_output=True, text=True).stdout.strip()
+    server = subprocess.Popen([sys.executable, "Examples/demo/server.py", "--port", "0", "--turbo", turbo],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    base = server.stdout.readline().strip().split()[-1]
+    try:
+        tab_runs = [open_tabs(bench, base) for _ in range(RUNS)]
+        window_runs = [open_windows(bench, base) for _ in range(RUNS)]
+    finally:
+        server.terminate()
+        server.wait()
     return {"tabs": summary(tab_runs, window_runs)}
 
 
-def scratch_file(name, content):
-    path = os.path.join(tempfile.mkdtemp(prefix="strada-bench-"), name)
+def app_definition(base):
+    """An app with TABS tabs, each the posts at its own URL."""
+    tabs = [{"title": f"Tab {i + 1}", "icon": "folder-symbolic", "url": f"{base}posts?tab={i}"} for i in range(TABS)]
+    path = os.path.join(tempfile.mkdtemp(prefix="strada-bench-"), "tabs.json")
     with open(path, "w") as out:
-        json.dump(content, out)
+        json.dump({"id": "org.example.TabsBench", "name": "Tabs", "start_url": tabs[0]["url"], "plugins": [],
+                   "system_plugins": False, "tabs": tabs}, out)
     return path
-
-
-def page_url(bench, query):
-    return f"file://{bench.path(PAGE)}?{query}"
-
-
-def app_definition(bench):
-    """An app with TABS tabs, each the form demo at its own URL."""
-    tabs = [{"title": f"Tab {i + 1}", "icon": "folder-symbolic", "url": page_url(bench, f"tab={i}")}
-            for i in range(TABS)]
-    return scratch_file("tabs.json", {"id": "org.example.TabsBench", "name": "Tabs", "start_url": tabs[0]["url"],
-                                      "plugins": [], "system_plugins": False, "tabs": tabs})
 
 
 def since(host, t0, event):
@@ -61,10 +64,10 @@ def settled_pss(host):
     return statistics.median(samples)
 
 
-def open_tabs(bench):
+def open_tabs(bench, base):
     """One host run: tabs opened one by one; the PSS at each point, switch times among the tabs open there, and
     each first opening (command → painted, command → its page loaded)."""
-    host = Host(bench, None, bench.plugins_dir("libStradaFormPlugin.so"), "--app", app_definition(bench),
+    host = Host(bench, None, bench.plugins_dir(*PLUGINS), "--app", app_definition(base),
                 "--ephemeral", "--automation-events", "tab,page")
     host.wait("page.finished", lambda e: e["url"].endswith("tab=0"))
     pss, switches, first = {}, {}, []
@@ -106,18 +109,19 @@ def switch_times(host, count):
     return times
 
 
-def open_windows(bench):
-    """One host run on the page: its PSS with the main window alone, then with a modal window over it (the path
-    configuration makes `?window=modal` a modal)."""
-    rules = scratch_file("path-configuration.json",
-                         {"rules": [{"patterns": ["[?&]window=modal"], "properties": {"context": "modal"}}]})
-    host = Host(bench, page_url(bench, "window=main"), bench.plugins_dir("libStradaFormPlugin.so"),
-                "--path-configuration", rules, "--automation-events", "page,modal")
-    host.wait("page.finished")
+def open_windows(bench, base):
+    """One host run on the posts (the demo's path configuration): its PSS with the main window alone, then with
+    "New post" presented as a modal window over it."""
+    host = Host(bench, base + "posts", bench.plugins_dir(*PLUGINS), "--path-configuration",
+                bench.path("Examples/demo/path-configuration.json"), "--automation-events", "page,modal,turbo,control")
+    host.wait("turbo.ready")
+    host.wait("control.added", lambda e: e["control"]["id"] == NEW_POST)
     one = settled_pss(host)
-    mark = host.send(command="visit", url=page_url(bench, "window=modal"))
+    # The posts' "New post" button: a Turbo visit the path configuration presents as a modal (the `visit` command
+    # pushes on the main stack whatever the rules say).
+    mark = host.send(command="activate", control=NEW_POST)
     host.wait("modal.presented", after=mark)
-    host.wait("page.finished", lambda e: e["url"].endswith("window=modal"), after=mark)
+    host.wait("page.finished", lambda e: e["url"].endswith("/posts/new"), after=mark)
     two = settled_pss(host)
     host.quit()
     return {1: one, 2: two}
