@@ -272,11 +272,13 @@ def tabs_md(results):
 PSS of the host and every process it started (its WebKit web and network processes) against open tabs: an app
 definition with 10 tabs, each the demo app's posts with the real Turbo at its own URL (the button and form
 plugins), opened one by one (tabs are lazy: a tab's web view is made when it is first selected), measured 1.5 s
-after each page loaded (median of five samples). Switch: `select-tab` to a tab already open → `tab.shown` (the window painted its first frame with the
-tab shown), on the bench's clock and on the host's (selection → paint), switching in turn among the tabs open.
-Medians of {tabs['runs']} host runs ({tabs['switches_per_point']} switches each per point). The floor is one bare
-window: the posts without tabs, {tabs['floor_window_mb']:.0f} MB. **PSS per tab: {tabs['pss_per_tab_mb']:.0f} MB**
-(least-squares slope); **switch: {tabs['switch_ms']:.1f} ms** (median over the points).
+after each page loaded (median of five samples); every run `--ephemeral`. PSS counts a share of the libraries the
+machine's other processes map too, so it moves with what else runs. Switch: `select-tab` to a tab already open →
+`tab.shown` (the window painted its first frame with the tab shown), on the bench's clock and on the host's
+(selection → paint), switching in turn among the tabs open. Medians of {tabs['runs']} host runs
+({tabs['switches_per_point']} switches each per point). The floor is one bare window: the posts without tabs,
+{tabs['floor_window_mb']:.0f} MB. **PSS per tab: {tabs['pss_per_tab_mb']:.0f} MB** (least-squares slope); **switch:
+{tabs['switch_ms']:.1f} ms** (median over the points).
 
 | open tabs | PSS | against one bare window | switch (command → painted) | in the host (selection → painted) |
 |---|---|---|---|---|

@@ -110,10 +110,11 @@ def switch_times(host, count):
 
 
 def open_windows(bench, base):
-    """One host run on the posts (the demo's path configuration): its PSS with the main window alone, then with
-    "New post" presented as a modal window over it."""
+    """One host run on the posts (the demo's path configuration; ephemeral, as the tabs' runs): its PSS with the
+    main window alone, then with "New post" presented as a modal window over it."""
     host = Host(bench, base + "posts", bench.plugins_dir(*PLUGINS), "--path-configuration",
-                bench.path("Examples/demo/path-configuration.json"), "--automation-events", "page,modal,turbo,control")
+                bench.path("Examples/demo/path-configuration.json"), "--ephemeral", "--automation-events",
+                "page,modal,turbo,control")
     host.wait("turbo.ready")
     host.wait("control.added", lambda e: e["control"]["id"] == NEW_POST)
     one = settled_pss(host)
