@@ -91,6 +91,9 @@ package enum AutomationEvent: Sendable, Equatable {
     /// An app with tabs shows tab `index` (from 0): its `title`, the `url` of its top screen (its start URL when
     /// `firstTime`: the tab's stack is made and its start URL loaded now).
     case tabSelected(index: Int, title: String, url: String, firstTime: Bool)
+    /// The window painted its first frame with tab `index` shown, `milliseconds` after it was selected (a
+    /// first selection's frame shows its web view before its page has loaded: its `page.finished` says when).
+    case tabShown(index: Int, milliseconds: Double)
     /// A download ended: the file in the Downloads folder, or why it failed (`error`).
     case downloadFinished(path: String)
     case downloadFailed(path: String, error: String)
@@ -133,7 +136,7 @@ package enum AutomationEvent: Sendable, Equatable {
         case visitCompleted = "visit.completed"
         case screenError = "screen.error"
         case modalPresented = "modal.presented", modalDismissed = "modal.dismissed"
-        case tabSelected = "tab.selected"
+        case tabSelected = "tab.selected", tabShown = "tab.shown"
         case downloadFinished = "download.finished", downloadFailed = "download.failed"
         case permissionAnswered = "permission.answered", notification
         case pathConfigurationLoaded = "path-configuration.loaded", pathConfigurationError = "path-configuration.error"
@@ -201,6 +204,7 @@ package enum AutomationEvent: Sendable, Equatable {
         case .notification: .notification
         case .modalDismissed: .modalDismissed
         case .tabSelected: .tabSelected
+        case .tabShown: .tabShown
         case .pathConfigurationLoaded: .pathConfigurationLoaded
         case .pathConfigurationError: .pathConfigurationError
         case .turboReady: .turboReady
@@ -282,6 +286,8 @@ package enum AutomationEvent: Sendable, Equatable {
                 "index": .number(Double(index)), "title": .string(title), "url": .string(url),
                 "firstTime": .bool(firstTime),
             ]
+        case .tabShown(let index, let milliseconds):
+            ["index": .number(Double(index)), "milliseconds": .number(milliseconds)]
         case .downloadFinished(let path), .printFinished(let path): ["path": .string(path)]
         case .printFailed(let path, let error): ["path": .string(path), "error": .string(error)]
         case .downloadFailed(let path, let error): ["path": .string(path), "error": .string(error)]

@@ -46,4 +46,16 @@ extension BrowserWindow {
         gtk_widget_set_visible(backButton, wantsBackButton ? 1 : 0)
         gtk_widget_grab_focus(webView.widget)
     }
+
+    /// Runs `action` once, after the window's frame clock next paints a frame (one is asked for): when what was
+    /// just changed in the window is on screen. Never while the window has no frame clock (not yet realized).
+    package func afterNextFrame(_ action: @escaping @MainActor () -> Void) {
+        guard let clock = gtk_widget_get_frame_clock(window) else { return }
+        let handler = HandlerID()
+        handler.value = onSignal(UnsafeMutableRawPointer(clock), "after-paint") {
+            g_signal_handler_disconnect(UnsafeMutableRawPointer(clock), handler.value)
+            action()
+        }
+        gtk_widget_queue_draw(window)
+    }
 }

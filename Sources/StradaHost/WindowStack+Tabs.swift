@@ -83,6 +83,11 @@ extension WindowStack {
         }
         automation?.emit(
             .tabSelected(index: to, title: tab.title, url: shown.top?.url ?? startURL, firstTime: firstTime))
+        let selectedAt = ContinuousClock.now
+        main.afterNextFrame { [weak self] in
+            let elapsed = (ContinuousClock.now - selectedAt) / .milliseconds(1)
+            self?.automation?.emit(.tabShown(index: to, milliseconds: (elapsed * 10).rounded() / 10))
+        }
     }
 
     /// Tab `index`'s web view (in the main window, the session's network session) and navigator, wired as

@@ -192,6 +192,26 @@ struct TabTests {
         try await app.stop()
     }
 
+    @Test func aSelectedTabIsReportedShownOnceTheWindowHasPaintedIt() async throws {
+        let app = try await App.start()
+        try await app.host.waitFor(.pageFinished) { Self.path($0) == "/tab/one" }
+        for index in [1, 0, 1] {
+            let mark = app.mark
+            try app.host.sendLine(#"{"command": "select-tab", "index": \#(index)}"#)
+            let selected = try await app.host.waitFor(.tabSelected, after: mark)
+            let shown = try await app.host.waitFor(.tabShown, after: mark)
+            #expect(shown["index"] == .number(Double(index)) && selected["index"] == shown["index"])
+            let order = app.host.typedEvents[mark...].compactMap(HostProcess.name(of:))
+            let selectedAt = try #require(order.firstIndex(of: .tabSelected))
+            #expect(try #require(order.firstIndex(of: .tabShown)) > selectedAt, "a tab is shown after it is selected")
+            guard case .number(let milliseconds)? = shown["milliseconds"] else {
+                throw TestFailure("no milliseconds: \(shown)")
+            }
+            #expect(milliseconds >= 0)
+        }
+        try await app.stop()
+    }
+
     @Test func ctrl2SelectsTheSecondTab() async throws {
         let app = try await App.start()
         try await app.host.waitFor(.pageFinished) { Self.path($0) == "/tab/one" }

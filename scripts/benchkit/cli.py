@@ -51,7 +51,9 @@ def main(argv=None):
     unknown = [name for name in named if name not in SECTIONS]
     if unknown:
         parser().error(f"unknown section(s): {', '.join(unknown)} (sections: {', '.join(SECTIONS)})")
-    write_outputs(results.write(measure(arguments, set(named))))
+    before = results.load_average()
+    figures = measure(arguments, set(named))
+    write_outputs(results.write(figures, load={"before": before, "after": results.load_average()}))
 
 
 def measure(arguments, named):
@@ -77,3 +79,5 @@ def write_outputs(figures):
         print(f"bench: {'met    ' if ok else 'NOT MET'} {measure_}: {result} ({context}; target {target})")
     plots.plot(figures, ROOT)
     plots.plot_scale(figures, ROOT)
+    plots.plot_isolated_sizes(figures, ROOT)
+    plots.plot_tabs(figures, ROOT)

@@ -14,14 +14,16 @@ from strada_testing.automation import AutomationError, HostProcess  # noqa: E402
 
 
 class Host(HostProcess):
-    """`strada-host run PAGE --plugins PLUGINS --automation EXTRA…`; `at(event)` is when an event was read (the
-    `time.monotonic()` clock, as `started`)."""
+    """`strada-host run PAGE --plugins PLUGINS --automation EXTRA…` (without PAGE when it is None: an app
+    definition's `--app` in EXTRA names it); `at(event)` is when an event was read (the `time.monotonic()` clock,
+    as `started`)."""
 
     def __init__(self, bench, page, plugins, *extra, sample_pss=False):
         self.log = tempfile.TemporaryFile(mode="w+")
         self.peak_pss = 0
         self.sampling = sample_pss
-        super().__init__([bench.host_binary, "run", page, "--plugins", plugins, "--automation"] + list(extra),
+        super().__init__([bench.host_binary, "run"] + ([page] if page else []) + ["--plugins", plugins,
+                                                                                  "--automation"] + list(extra),
                          stderr=self.log, env=bench.env)
         if sample_pss:
             threading.Thread(target=self._sample, daemon=True).start()
@@ -60,6 +62,10 @@ class Host(HostProcess):
                 raise SystemExit(f"bench: timed out waiting for {name}: {self.last_log_line()}")
             if not self.sampling:  # the sampling thread, when there is one, does it every 20 ms
                 self.peak_pss = max(self.peak_pss, pss_kib(descendants(self.process.pid)))
+
+    def tree_pss_kib(self):
+        """The PSS of the host and every process it started now (its web and network processes), in KiB."""
+        return pss_kib(descendants(self.process.pid))
 
     def last_log_line(self):
         """The host's last three log lines, for a failure's reason."""

@@ -141,7 +141,7 @@ worker serving (its hello, its components brought back).
 
     md = f"""# Benchmark results
 
-{results['date']} · {results['engine']} · {results['machine']['cpu']} ({results['machine']['cores']} cores) · release build · `scripts/bench`
+{results['date']} · {results['engine']} · {results['machine']['cpu']} ({results['machine']['cores']} cores) · release build · `scripts/bench`{load_text(results)}
 
 | measure | result | floor / context | target | |
 |---|---|---|---|---|
@@ -236,4 +236,87 @@ emits `clicked` (a pointer click does not wait).
         return text
 
 
-    return md.rstrip("\n") + "\n" + scale_md(), rows
+    return md.rstrip("\n") + "\n" + scale_md() + isolated_sizes_md(results) + tabs_md(results), rows
+
+
+def load_text(results):
+    """The load average before and after the run (other builds share the machine), when it was noted."""
+    load = results.get("load_average")
+    return f" · load average {load['before']:.2f} before, {load['after']:.2f} after" if load else ""
+
+
+MODE_NAMES = {"in_process": "in process", "process": "isolated", "sandbox": "sandboxed"}
+
+
+def isolated_sizes_md(results):
+    """Round trip against payload size in each plugin mode (empty until the isolate section has measured it)."""
+    by_mode = {mode: rows for mode, rows in results.get("isolated_payload_sizes", {}).items() if rows}
+    if "in_process" not in by_mode:
+        return ""
+    modes = list(by_mode)
+    header = " | ".join(MODE_NAMES.get(mode, mode) for mode in modes)
+    lines = []
+    for i, row in enumerate(by_mode["in_process"]):
+        cells = [by_mode[mode][i]["bridgeMs"] for mode in modes]
+        ratios = ", ".join(f"×{cell / cells[0]:.2f}" if cells[0] >= 1 and cell >= 1 else "—" for cell in cells[1:])
+        rate = f"{row['bytes'] / 1048576 / (cells[1] / 1000):.0f} MiB/s" if len(cells) > 1 and cells[1] >= 5 else "—"
+        lines.append(f"| {human(row['bytes'])} | " + " | ".join(f"{cell:.0f} ms" for cell in cells) +
+                     f" | {row['floorMs']:.0f} ms | {ratios} | {rate} |")
+    return f"""
+## Isolated and sandboxed against in process, by payload size
+
+The round trip against payload size of [above](#round-trip-against-payload-size) with the echo plugin in the host's
+process, in a worker process (`--isolate`) and in a sandboxed worker (`--sandbox`), one host run each (the
+`isolate` section; page-timed, 1 ms resolution, median); the engine echo is the in-process run's. Ratios against
+in process where both are at least 1 ms; the last column is the isolated worker's payload rate (payload bytes
+per round trip time, from 5 ms up).
+
+| payload | {header} | engine echo | against in process ({", ".join(MODE_NAMES.get(m, m) for m in modes[1:])}) | isolated rate |
+|---|{"---|" * len(modes)}---|---|---|
+""" + "\n".join(lines) + "\n\n![round trip and payload rate against payload size, per plugin mode](isolated.png)\n"
+
+
+def tabs_md(results):
+    """Memory and switch time against open tabs, memory against open windows (empty until measured)."""
+    tabs = results.get("tabs")
+    if not tabs:
+        return ""
+    curve = "\n".join(f"| {row['tabs']} | {row['pss_mb']:.0f} MB | {row['pss_mb'] - tabs['floor_window_mb']:+.0f} MB | "
+                      + (f"{row['switch_ms']:.1f} ms | {row['switch_host_ms']:.1f} ms |" if "switch_ms" in row else "— | — |")
+                      for row in tabs["curve"])
+    windows = "\n".join(f"| {row['windows']} | {row['pss_mb']:.0f} MB | {row['pss_mb'] - tabs['floor_window_mb']:+.0f} MB |"
+                        for row in tabs["windows"])
+    first = tabs["first_open"]
+    shown = sorted(row["shown_ms"] for row in first)[len(first) // 2]
+    loaded = sorted(row["loaded_ms"] for row in first)[len(first) // 2]
+    return f"""
+## Tabs and windows
+
+PSS of the host and every process it started (its WebKit web and network processes) against open tabs: an app
+definition with 10 tabs, each the demo app's posts with the real Turbo at its own URL (the button and form
+plugins), opened one by one (tabs are lazy: a tab's web view is made when it is first selected), measured 1.5 s
+after each page loaded (median of five samples); every run `--ephemeral`. PSS counts a share of the libraries the
+machine's other processes map too, so it moves with what else runs. Switch: `select-tab` to a tab already open →
+`tab.shown` (the window painted its first frame with the tab shown), on the bench's clock and on the host's
+(selection → paint), switching in turn among the tabs open. Medians of {tabs['runs']} host runs
+({tabs['switches_per_point']} switches each per point). The floor is one bare window: the posts without tabs,
+{tabs['floor_window_mb']:.0f} MB. **PSS per tab: {tabs['pss_per_tab_mb']:.0f} MB** (least-squares slope); **switch:
+{tabs['switch_ms']:.1f} ms** (median over the points).
+
+| open tabs | PSS | against one bare window | switch (command → painted) | in the host (selection → painted) |
+|---|---|---|---|---|
+{curve}
+
+A tab's first opening (tabs 2 … 10, medians): painted {shown:.0f} ms after the command (its web view before its
+page has loaded), its page loaded (`page.finished`) {loaded:.0f} ms after the command.
+
+Against open windows: the posts in the main window, then "New post" over it, a modal window by the demo's path
+configuration (the app has one main window and at most one modal: two is the most). **PSS per extra window:
+{tabs['pss_per_window_mb']:+.0f} MB.**
+
+| open windows | PSS | against one bare window |
+|---|---|---|
+{windows}
+
+![memory and switch time against open tabs, memory against open windows](tabs.png)
+"""

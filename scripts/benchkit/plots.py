@@ -1,5 +1,6 @@
-"""The figures: results/benchmarks.png (round trip against payload size; bridge against the floor) and
-results/scale.png (the scale and screens curves). Plots only."""
+"""The figures: results/benchmarks.png (round trip against payload size; bridge against the floor),
+results/scale.png (the scale and screens curves), results/isolated.png (payload size curves per plugin mode) and
+results/tabs.png (tabs and windows). Plots only."""
 import os
 import subprocess
 import sys
@@ -108,3 +109,96 @@ def plot_scale(results, root):
     fig.tight_layout()
     fig.savefig("results/scale.png", dpi=110)
     print("bench: wrote results/scale.png")
+
+
+def pyplot(root):
+    """matplotlib's pyplot (non-interactive), or None when it could not be installed."""
+    site = matplotlib_site(root)
+    if site is None:
+        return None
+    sys.path.insert(0, site)
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+MODE_LABELS = {"in_process": "in process", "process": "isolated (--isolate)", "sandbox": "sandboxed (--sandbox)"}
+
+
+def plot_isolated_sizes(results, root):
+    """results/isolated.png: round trip and payload rate against payload size, one line per plugin mode."""
+    by_mode = {mode: rows for mode, rows in results.get("isolated_payload_sizes", {}).items() if rows}
+    plt = pyplot(root) if by_mode else None
+    if plt is None:
+        return
+    fig, (times, rates) = plt.subplots(1, 2, figsize=(11, 4.2))
+    for mode, rows in by_mode.items():
+        xs = [row["bytes"] for row in rows]
+        times.loglog(xs, [max(row["bridgeMs"], 0.5) for row in rows], "o-", label=MODE_LABELS.get(mode, mode))
+        big = [row for row in rows if row["bridgeMs"] >= 5]
+        rates.semilogx([row["bytes"] for row in big], [row["bytes"] / 1048576 / (row["bridgeMs"] / 1000)
+                                                       for row in big], "o-", label=MODE_LABELS.get(mode, mode))
+    if "in_process" in by_mode:
+        rows = by_mode["in_process"]
+        times.loglog([row["bytes"] for row in rows], [max(row["floorMs"], 0.5) for row in rows], "s--", color="grey",
+                     label="engine echo (floor)")
+    times.set_xlabel("payload (bytes of JSON)")
+    times.set_ylabel("round trip (ms, page clock; 1 ms resolution)")
+    times.set_title("Round trip against payload size")
+    rates.set_xlabel("payload (bytes of JSON)")
+    rates.set_ylabel("payload per round trip time (MiB/s)")
+    rates.set_title("Payload rate (round trips of 5 ms and more)")
+    rates.set_ylim(bottom=0)
+    for axis in (times, rates):
+        axis.grid(True, which="both", alpha=0.3)
+        axis.legend(fontsize="small")
+    fig.suptitle(f"Strada for Linux · plugin in process, isolated, sandboxed · {results['engine']} · "
+                 f"{results['date'][:10]}")
+    fig.tight_layout()
+    fig.savefig("results/isolated.png", dpi=110)
+    print("bench: wrote results/isolated.png")
+
+
+def plot_tabs(results, root):
+    """results/tabs.png: PSS and switch time against open tabs (the bare window as the floor), PSS against open
+    windows."""
+    tabs = results.get("tabs")
+    plt = pyplot(root) if tabs else None
+    if plt is None:
+        return
+    fig, (memory, switch, windows) = plt.subplots(1, 3, figsize=(13, 4.2))
+    curve, floor = tabs["curve"], tabs["floor_window_mb"]
+    xs = [row["tabs"] for row in curve]
+    memory.plot(xs, [row["pss_mb"] for row in curve], "o-", label=f"tabs ({tabs['pss_per_tab_mb']:.0f} MB per tab)")
+    memory.axhline(floor, linestyle="--", color="grey", label=f"one bare window ({floor:.0f} MB)")
+    memory.set_xlabel("open tabs")
+    memory.set_ylabel("PSS, host + WebKit processes (MB)")
+    memory.set_title("Memory against open tabs")
+    memory.set_ylim(bottom=0)
+    switched = [row for row in curve if "switch_ms" in row]
+    switch.plot([row["tabs"] for row in switched], [row["switch_ms"] for row in switched], "o-",
+                label="command → painted (bench)")
+    switch.plot([row["tabs"] for row in switched], [row["switch_host_ms"] for row in switched], "s--",
+                label="selection → painted (host)")
+    switch.set_xlabel("open tabs")
+    switch.set_ylabel("ms (median)")
+    switch.set_title("Switch to a tab already open")
+    switch.set_ylim(bottom=0)
+    counts = [row["windows"] for row in tabs["windows"]]
+    values = [row["pss_mb"] for row in tabs["windows"]]
+    windows.bar([str(count) for count in counts], values, 0.5)
+    windows.set_ylim(0, max(values) * 1.15)
+    for x, value in enumerate(values):
+        windows.annotate(f"{value:.0f} MB", (x, value), ha="center", va="bottom")
+    windows.set_xlabel("open windows (the main one, then a modal)")
+    windows.set_ylabel("PSS, host + WebKit processes (MB)")
+    windows.set_title("Memory against open windows")
+    for axis in (memory, switch):
+        axis.legend(fontsize="small")
+    for axis in (memory, switch, windows):
+        axis.grid(True, alpha=0.3)
+    fig.suptitle(f"Strada for Linux · tabs and windows · {results['engine']} · {results['date'][:10]}")
+    fig.tight_layout()
+    fig.savefig("results/tabs.png", dpi=110)
+    print("bench: wrote results/tabs.png")

@@ -7,7 +7,7 @@ import platform
 import subprocess
 
 PATH = "results/benchmarks.json"
-RUN_KEYS = ("date", "machine", "engine", "build")
+RUN_KEYS = ("date", "machine", "engine", "build", "load_average")
 
 
 def previous():
@@ -36,12 +36,20 @@ def cpu_name():
         return "unknown"
 
 
-def write(figures):
-    """Writes `figures` with this run's date, machine and engine; returns what was written."""
+def load_average():
+    """The machine's 1-minute load average now (other builds and runs share it)."""
+    with open("/proc/loadavg") as file:
+        return float(file.read().split()[0])
+
+
+def write(figures, load=None):
+    """Writes `figures` with this run's date, machine, engine and `load` (the load average before and after it);
+    returns what was written."""
     results = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "machine": {"cpu": cpu_name(), "cores": os.cpu_count(), "kernel": platform.release()},
-        "engine": f"WebKitGTK {engine_version()}", "build": "release", **figures,
+        "engine": f"WebKitGTK {engine_version()}", "build": "release",
+        **({"load_average": load} if load else {}), **figures,
     }
     os.makedirs("results", exist_ok=True)
     with open(PATH, "w") as out:
