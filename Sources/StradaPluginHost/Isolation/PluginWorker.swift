@@ -21,7 +21,7 @@ package final class PluginWorker {
     private var instances: [Int: (forwarder: WorkerInstance, handle: OpaquePointer, instance: OpaquePointer)] = [:]
     private var input = WorkerStreamReader(limit: WorkerMessage.limits.maxBytes)
     /// What each read lands in, allocated once (not 1 MiB cleared again for every read).
-    private var buffer = [UInt8](repeating: 0, count: Int(WorkerConnection.pipeSize))
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
     private var source: (any DispatchSourceRead)?
 
     /// Loads `file` and says hello, or prints the error and exits 1.
