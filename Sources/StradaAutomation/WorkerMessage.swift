@@ -6,7 +6,9 @@ import Glibc
 
 /// The JSON lines between the host and a plugin's worker process under `--isolate`: one case per
 /// operation, encoded (``line``) and decoded (``init(line:)``) here only. Message and data payloads
-/// travel as the JSON text the page wrote, spliced in without re-serialising.
+/// travel as the JSON text the page wrote, spliced in without re-serialising. The host and the worker send
+/// `receive` and `reply` as payload frames instead (``WorkerFrame``: the text as raw bytes after a short
+/// header); both still read the line forms.
 package enum WorkerMessage: Sendable, Equatable {
     // MARK: Host → worker
     case ping

@@ -22,7 +22,11 @@ final class IsolatedComponent: ForeignComponent {
     }
 
     override func forward(messageJSON: String) {
-        plugin?.send(.receive(instance: instance, messageJSON: messageJSON))
+        plugin?.send(receive: instance, wire: messageJSON, message: nil)
+    }
+
+    override func forward(_ message: Message, wire: String) {
+        plugin?.send(receive: instance, wire: wire, message: message)
     }
 
     override func forward(lifecycle event: strada_lifecycle_event) {

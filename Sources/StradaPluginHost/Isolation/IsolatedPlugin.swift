@@ -362,7 +362,18 @@ package final class IsolatedPlugin {
     @discardableResult
     func send(_ message: WorkerMessage) -> Bool {
         guard !disabled, let connection else { return false }
-        let sent = connection.send(message.line)
+        return sent(connection.send(message.line))
+    }
+
+    /// Sends a message for `instance`, its wire text `wire` as a payload frame (not copied into a JSON line);
+    /// `message`, when given, is what `wire` was read into (a reply that is `wire` unchanged is not parsed).
+    @discardableResult
+    func send(receive instance: Int, wire: String, message: Message?) -> Bool {
+        guard !disabled, let connection else { return false }
+        return sent(connection.send(frame: .receive, instance: instance, payload: wire, message: message))
+    }
+
+    private func sent(_ sent: Bool) -> Bool {
         if !sent, !overflowing {
             logger.error(
                 """

@@ -6,15 +6,22 @@ import StradaABI
 import StradaAutomation
 import StradaCore
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The worker side of `--isolate`: runs one plugin in its own process (`strada-host plugin worker <file>`)
-/// and speaks JSON lines with the host on stdin/stdout. The plugin sees the same ABI; its host calls are
-/// forwarded to the host process. If the plugin crashes, hangs or runs out of memory, only this process dies.
+/// and speaks JSON lines and payload frames (``WorkerFrame``) with the host on stdin/stdout. The plugin sees the
+/// same ABI; its host calls are forwarded to the host process. If the plugin crashes, hangs or runs out of
+/// memory, only this process dies.
 @MainActor
 package final class PluginWorker {
     private let plugin: LoadedPlugin
     private var descriptor: PluginDescriptor { plugin.descriptor }
     private var instances: [Int: (forwarder: WorkerInstance, handle: OpaquePointer, instance: OpaquePointer)] = [:]
-    private var input = LineSplitter(limit: WorkerMessage.limits.maxBytes)
+    private var input = WorkerStreamReader(limit: WorkerMessage.limits.maxBytes)
+    /// What each read lands in, allocated once (not 1 MiB cleared again for every read).
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
     private var source: (any DispatchSourceRead)?
 
     /// Loads `file` and says hello, or prints the error and exits 1.
@@ -25,6 +32,7 @@ package final class PluginWorker {
 
     nonisolated package static func run(file: String, logger: Logger) -> Never {
         dieWithHost()
+        WorkerOutput.takeChannel()
         if let codec = ProcessInfo.processInfo.environment[codecEnvironmentKey] {
             Strada.config.codec = CodecSettings(json: codec)
         }
@@ -92,20 +100,25 @@ package final class PluginWorker {
     private var hostWatch: (any DispatchSourceTimer)?
 
     private func readInput() {
-        var buffer = [UInt8](repeating: 0, count: 1 << 20)
-        let count = read(0, &buffer, buffer.count)
+        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
         guard count > 0 else { exit(0) }  // the host went away
-        let lines: [[UInt8]]
+        let units: [WorkerStreamReader.Unit]
         do {
-            lines = try buffer.withUnsafeBytes { raw throws(LineSplitter.TooLong) in
+            units = try buffer.withUnsafeBytes { raw throws(WorkerStreamReader.Failure) in
                 try input.append(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
             }
         } catch {
             exit(1)  // not the host's protocol
         }
-        for bytes in lines {
-            let line = String(decoding: bytes, as: UTF8.self)
-            if let message = WorkerMessage.receive(line: line) ?? WorkerMessage(line: line) { handle(message) }
+        for unit in units {
+            switch unit {
+            case .frame(let header, let payload):
+                guard header.op == .receive else { continue }
+                handle(.receive(instance: header.instance, messageJSON: String(decoding: payload, as: UTF8.self)))
+            case .line(let bytes):
+                let line = String(decoding: bytes, as: UTF8.self)
+                if let message = WorkerMessage.receive(line: line) ?? WorkerMessage(line: line) { handle(message) }
+            }
         }
     }
 
@@ -123,6 +136,7 @@ package final class PluginWorker {
             instances[id] = (forwarder, handle, instance)
         case .receive(let id, let json):
             guard let entry = instances[id] else { return }
+            entry.forwarder.lastReceived = json
             descriptor.receive(entry.instance, json)
         case .lifecycle(let id, let event):
             guard let entry = instances[id] else { return }
@@ -155,6 +169,9 @@ package final class PluginWorker {
 @MainActor
 final class WorkerInstance: PluginHostCalls {
     let id: Int
+    /// The text of the last message the host sent this instance: a reply that is this text exactly needs no
+    /// checking here (the host read it into a message before sending it).
+    var lastReceived: String?
     init(id: Int) { self.id = id }
 
     private func send(_ message: WorkerMessage) -> strada_status {
@@ -162,11 +179,20 @@ final class WorkerInstance: PluginHostCalls {
         return STRADA_OK
     }
 
-    func replyFromPluginUnchanged(_ json: UnsafeRawBufferPointer) -> strada_status? { nil }
+    func replyFromPluginUnchanged(_ json: UnsafeRawBufferPointer) -> strada_status? {
+        guard var last = lastReceived, last.utf8.count == json.count, let bytes = json.baseAddress else { return nil }
+        let same = last.withUTF8 { $0.isEmpty || memcmp($0.baseAddress!, bytes, $0.count) == 0 }
+        guard same else { return nil }
+        WorkerOutput.write(reply: id, json: last)
+        return STRADA_OK
+    }
 
+    /// A reply that is not the message received: checked as the host checks a plugin's reply in process (a
+    /// bridge message; the host checks it again, as it trusts no worker), then sent as a frame.
     func replyFromPlugin(json: String) -> strada_status {
-        guard (try? JSON(parsing: json)) != nil else { return STRADA_ERR_INVALID_ARGUMENT }
-        return send(.reply(instance: id, messageJSON: json))
+        guard (try? Message(wireText: json)) != nil else { return STRADA_ERR_INVALID_ARGUMENT }
+        WorkerOutput.write(reply: id, json: json)
+        return STRADA_OK
     }
 
     func replyFromPlugin(toEvent event: String, dataJSON: String) -> strada_status {
@@ -187,8 +213,50 @@ final class WorkerInstance: PluginHostCalls {
     func removeControl(id: String) -> strada_status { send(.remove(instance: self.id, id: id)) }
 }
 
+/// The worker's channel to the host (the stdout it was started with), the host's only input from it: whole lines
+/// and frames, written in full.
 enum WorkerOutput {
+    /// The pipe to the host, moved off descriptor 1 before the plugin loads: what a plugin prints goes to stderr
+    /// and cannot break a frame or a line (a `#` at the start of a line would read as a frame's header).
+    private static let channel: Int32 = {
+        let channel = fcntl(1, 1030, 3)  // F_DUPFD_CLOEXEC
+        guard channel >= 0 else { return 1 }
+        _ = dup2(2, 1)
+        return channel
+    }()
+
+    /// Moves the channel off stdout now, before any plugin code runs.
+    static func takeChannel() { _ = channel }
+
     static func write(_ message: WorkerMessage) {
-        FileHandle.standardOutput.write(Data((message.line + "\n").utf8))
+        var line = message.line
+        line.append("\n")
+        writeAll(line)
+    }
+
+    /// A reply for `instance` as a frame: `json` is written from its own storage, not copied into a line.
+    static func write(reply instance: Int, json: String) {
+        let frame = WorkerFrame(op: .reply, instance: instance, length: json.utf8.count)
+        let header = String(decoding: frame.header, as: UTF8.self)
+        // A small reply goes in one write (one wake-up of the host's reader); a large one is not copied.
+        if json.utf8.count <= WorkerFrame.smallPayload {
+            writeAll(header + json)
+        } else {
+            writeAll(header)
+            writeAll(json)
+        }
+    }
+
+    private static func writeAll(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(channel, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { exit(0) }  // the host went away
+                offset += written
+            }
+        }
     }
 }

@@ -6,8 +6,10 @@ import StradaCore
 /// thread never reads, writes or waits on a worker, and no dispatch source watches a pipe (a descriptor closed
 /// or reused under a live source crashed the host's dispatch manager thread).
 ///
-/// Lines to the worker wait in a queue bounded by ``maxQueued`` bytes and are written as the worker reads;
-/// lines from it are read as they come, parsed on the I/O thread, and handed to `sink` in batches. When the
+/// Lines and payload frames (``WorkerFrame``) to the worker are written at once by the sending thread while the
+/// pipe takes them and nothing waits before them (no wake-up of the I/O thread per message); the rest waits in a
+/// queue bounded by ``maxQueued`` bytes and is written by the I/O thread as the worker reads. What the worker
+/// sends is read as it comes, parsed on the I/O thread, and handed to `sink` in batches. When the
 /// receiver falls behind by more than ``maxBacklog`` bytes, reading pauses until it catches up (back-pressure
 /// on the worker). Every descriptor is opened close-on-exec, owned by the I/O thread and closed by it only
 /// after its last use; the process is reaped by the same thread, so its id is never signalled once reused.
@@ -28,15 +30,27 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         case reply(instance: Int, Message)
     }
 
-    /// Reads one line from the worker; `nil` when it is not a worker message (or a reply not a bridge message).
-    static func decode(_ line: [UInt8]) -> Incoming? {
-        let text = String(decoding: line, as: UTF8.self)
-        guard let (op, instance, json) = WorkerMessage.payload(ofLine: text), op == .reply else {
-            return WorkerMessage(line: text).map(Incoming.message)
+    /// Reads one unit from the worker; `nil` when it is not a worker message (or a reply not a bridge message).
+    /// A reply that is the text of a message forwarded to its instance (see ``ForwardedMessages``) is that
+    /// message; any other is checked in full here (the worker is not trusted) and kept as written: the page
+    /// gets this text.
+    func decode(_ unit: WorkerStreamReader.Unit) -> Incoming? {
+        switch unit {
+        case .frame(let header, let payload):
+            guard header.op == .reply else { return nil }
+            if let message = payload.withUnsafeBytes({ forwarded.message(instance: header.instance, matching: $0) }) {
+                return .reply(instance: header.instance, message)
+            }
+            guard let message = try? Message(wireText: String(decoding: payload, as: UTF8.self)) else { return nil }
+            return .reply(instance: header.instance, message)
+        case .line(let line):
+            let text = String(decoding: line, as: UTF8.self)
+            guard let (op, instance, json) = WorkerMessage.payload(ofLine: text), op == .reply else {
+                return WorkerMessage(line: text).map(Incoming.message)
+            }
+            guard let message = try? Message(wireText: String(json)) else { return nil }
+            return .reply(instance: instance, message)
         }
-        // Checked in full here (the worker is not trusted), and kept as written: the page gets this text.
-        guard let message = try? Message(wireText: String(json)) else { return nil }
-        return .reply(instance: instance, message)
     }
 
     /// Bytes of lines to the worker held at most; ``send(_:)`` refuses more.
@@ -50,8 +64,32 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
     private var toWorker: Int32
     private let fromWorker: Int32
     private let wakeRead: Int32, wakeWrite: Int32
-    private var queue: [[UInt8]] = []
+    /// What waits to be written: lines and frame headers as bytes, payloads as the sender's text (not copied).
+    enum Outgoing {
+        case bytes([UInt8])
+        case text(String)
+
+        var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .text(let text): text.utf8.count
+            }
+        }
+
+        /// Calls `body` with the bytes, contiguous.
+        func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+            switch self {
+            case .bytes(let bytes): return bytes.withUnsafeBytes(body)
+            case .text(let text):
+                var text = text
+                return text.withUTF8 { body(UnsafeRawBufferPointer($0)) }
+            }
+        }
+    }
+    private var queue: [Outgoing] = []
     private var queueHead = 0  // bytes of queue[0] already written
+    /// Messages lately forwarded, so a reply that is one of them unchanged is not parsed again.
+    let forwarded = ForwardedMessages()
     private var queued = 0
     private var backlog = 0
     private var closeInput = false
@@ -94,6 +132,8 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         (wakeRead, wakeWrite) = (wake[0], wake[1])
         _ = fcntl(toWorker, F_SETFL, fcntl(toWorker, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fromWorker, F_SETFL, fcntl(fromWorker, F_GETFL) | O_NONBLOCK)
+        // The pipes keep the system's default size (64 KiB): 1 MiB pipes (F_SETPIPE_SZ) let a burst of 20,000
+        // messages run further ahead of the page, and automation answers came later (IsolationTests' burst).
         let thread = Thread { [self] in run() }
         thread.name = "strada.worker.\(pid)"
         thread.start()
@@ -113,18 +153,62 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
 
     // MARK: Any thread
 
-    /// Queues `line` (a newline is added); `false` when the queue is full or the worker's input is closed.
+    /// Sends `line` (a newline is added); `false` when the queue is full or the worker's input is closed.
     @discardableResult
     func send(_ line: String) -> Bool {
         var bytes = Array(line.utf8)
         bytes.append(0x0A)
-        let (accepted, first) = state.withLock {
-            guard !closeInput, toWorker >= 0, queued + bytes.count <= Self.maxQueued else { return (false, false) }
-            queued += bytes.count
-            queue.append(bytes)
-            return (true, queue.count == 1)
+        return enqueue([.bytes(bytes)])
+    }
+
+    /// Sends `payload` (a message's JSON text) as one frame `op` for `instance`, its bytes as they are; `false`
+    /// when the queue is full or the worker's input is closed. `message` is what `payload` was read into: a
+    /// reply that is `payload` unchanged is then taken as `message` without parsing it again.
+    @discardableResult
+    func send(frame op: WorkerMessage.Op, instance: Int, payload: String, message: Message? = nil) -> Bool {
+        var header = WorkerFrame(op: op, instance: instance, length: payload.utf8.count).header
+        let parts: [Outgoing]
+        if payload.utf8.count <= WorkerFrame.smallPayload {
+            header.append(contentsOf: payload.utf8)
+            parts = [.bytes(header)]
+        } else {
+            parts = [.bytes(header), .text(payload)]
         }
-        if first { wake() }  // a queue that was not empty is being written already
+        guard enqueue(parts) else { return false }
+        if let message { forwarded.remember(instance: instance, wire: payload, message: message) }
+        return true
+    }
+
+    /// Writes `parts` at once, as far as the pipe takes them, when nothing waits before them; queues the rest
+    /// for the I/O thread (woken only then). The write happens under the lock, so the descriptor cannot be
+    /// closed meanwhile (``closeToWorker()`` closes it under the same lock), and the I/O thread writes only
+    /// while the queue is not empty, so the order of the bytes is kept.
+    private func enqueue(_ parts: [Outgoing]) -> Bool {
+        let size = parts.reduce(0) { $0 + $1.count }
+        let (accepted, wakeNeeded) = state.withLock {
+            guard !closeInput, toWorker >= 0, queued + size <= Self.maxQueued else { return (false, false) }
+            var rest = parts[...]
+            var head = 0
+            if queue.isEmpty {
+                while let part = rest.first {
+                    let written = part.withBytes { write(toWorker, $0.baseAddress! + head, $0.count - head) }
+                    if written < 0, errno == EINTR { continue }
+                    if written < 0 { break }  // full (or broken: the I/O thread meets the error again and closes)
+                    lastProgress = DispatchTime.now().uptimeNanoseconds
+                    head += written
+                    guard head == part.count else { break }
+                    rest = rest.dropFirst()
+                    head = 0
+                }
+            }
+            guard !rest.isEmpty else { return (true, false) }
+            let wasEmpty = queue.isEmpty
+            if wasEmpty { queueHead = head }
+            queued += rest.reduce(0) { $0 + $1.count } - head
+            queue += rest
+            return (true, wasEmpty)
+        }
+        if wakeNeeded { wake() }  // a queue that was not empty is being written already
         return accepted
     }
 
@@ -185,7 +269,7 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
     // MARK: The I/O thread
 
     private func run() {
-        var splitter = LineSplitter(limit: WorkerMessage.limits.maxBytes)
+        var splitter = WorkerStreamReader(limit: WorkerMessage.limits.maxBytes)
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var open = true
         while open {
@@ -222,16 +306,15 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         while read(wakeRead, &bytes, bytes.count) > 0 {}
     }
 
+    /// Closes the worker's input, under the lock: ``enqueue(_:)`` writes to it under the same lock.
     private func closeToWorker() {
-        let fd = state.withLock {
-            let fd = toWorker
+        state.withLock {
+            if toWorker >= 0 { close(toWorker) }
             toWorker = -1
             queue = []
             queued = 0
             queueHead = 0
-            return fd
         }
-        if fd >= 0 { close(fd) }
     }
 
     /// Writes queued lines until the pipe is full, the queue empty or the input closing. Only this thread takes
@@ -240,7 +323,7 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         while true {
             let next = state.withLock { closeInput ? nil : queue.first.map { ($0, queueHead) } }
             guard let (bytes, head) = next, toWorker >= 0 else { return }
-            let written = bytes.withUnsafeBytes { write(toWorker, $0.baseAddress! + head, $0.count - head) }
+            let written = bytes.withBytes { write(toWorker, $0.baseAddress! + head, $0.count - head) }
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno != EAGAIN { closeToWorker() }  // EPIPE: the worker is gone; its end is reported by read
@@ -259,7 +342,7 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
     }
 
     /// Reads what is there; `false` at the end of the worker's output.
-    private func readAvailable(_ splitter: inout LineSplitter, _ buffer: inout [UInt8]) -> Bool {
+    private func readAvailable(_ splitter: inout WorkerStreamReader, _ buffer: inout [UInt8]) -> Bool {
         var messages: [Incoming] = []
         var bytes = 0
         var open = true
@@ -274,10 +357,10 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
             bytes += count
             touch()
             do {
-                let lines = try buffer.withUnsafeBytes { raw throws(LineSplitter.TooLong) in
+                let units = try buffer.withUnsafeBytes { raw throws(WorkerStreamReader.Failure) in
                     try splitter.append(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
                 }
-                messages += lines.compactMap(Self.decode)
+                messages += units.compactMap(decode)
             } catch {
                 open = false  // not the protocol: treated as the worker's end (it is killed while reaped)
                 break
