@@ -6,21 +6,16 @@
   loaded by plain WebKit (`navigate`: a full load at the root of a new stack, command → page.finished),
   alternating, 7 of each."""
 import statistics
-import subprocess
-import sys
 import time
 
+from ..demo import demo_server
 from ..host import Host
 
 TITLE = "screen push and pop against stack depth, a Turbo visit against a plain load (the real Turbo)"
 
 
 def measure(bench):
-    turbo = subprocess.run(["scripts/fetch-turbo"], check=True, capture_output=True, text=True).stdout.strip()
-    server = subprocess.Popen([sys.executable, "Examples/demo/server.py", "--port", "0", "--turbo", turbo],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    base = server.stdout.readline().strip().split()[-1]
-    try:
+    with demo_server() as base:
         host = Host(bench, base + "posts", bench.plugins_dir("libStradaButtonPlugin.so", "libStradaFormPlugin.so"),
                     "--automation-events", "screen,visit,turbo,page,control")
         host.wait("turbo.ready")
@@ -28,9 +23,6 @@ def measure(bench):
         pushes, pops = push_and_pop(host, base)
         visits, visits_command, loads = visit_against_load(host, base)
         host.quit()
-    finally:
-        server.terminate()
-        server.wait()
 
     def around(rows, depth, key):
         return round(statistics.median(row[key] for row in rows if abs(row["depth"] - depth) <= 2), 1)

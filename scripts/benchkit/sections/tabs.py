@@ -9,11 +9,10 @@ samples taken 1.5 s after the page loaded), switches the median of eight."""
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 
+from ..demo import demo_server
 from ..host import Host
 
 TITLE = "memory and tab switch time against open tabs, memory against open windows"
@@ -27,16 +26,9 @@ NEW_POST = "button.button-right"
 
 
 def measure(bench):
-    turbo = subprocess.run(["scripts/fetch-turbo"], check=True, capture_output=True, text=True).stdout.strip()
-    server = subprocess.Popen([sys.executable, "Examples/demo/server.py", "--port", "0", "--turbo", turbo],
-                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    base = server.stdout.readline().strip().split()[-1]
-    try:
+    with demo_server() as base:
         tab_runs = [open_tabs(bench, base) for _ in range(RUNS)]
         window_runs = [open_windows(bench, base) for _ in range(RUNS)]
-    finally:
-        server.terminate()
-        server.wait()
     return {"tabs": summary(tab_runs, window_runs)}
 
 
