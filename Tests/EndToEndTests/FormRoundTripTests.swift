@@ -41,7 +41,8 @@ struct FormRoundTripTests {
         try host.send(["command": "activate", "control": "form.submit"])
         try await host.waitFor(.commandOK) { $0["command"] == "activate" }
         let reply = try await host.waitFor(.bridgeSent)
-        #expect(reply["message"]?["id"]?.stringValue == connect["message"]?["id"]?.stringValue)
+        let connectID = try #require(connect["message"]?["id"]?.stringValue, "the connect has an id")
+        #expect(reply["message"]?["id"]?.stringValue == connectID)
         try await host.waitFor(.controlRemoved) { $0["id"] == "form.submit" }
         try await host.waitFor(.pageCommitted) {
             $0["url"]?.stringValue?.contains("submitted.html?name=Ada+Lovelace") == true

@@ -1,4 +1,5 @@
 import Foundation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -85,8 +86,8 @@ struct PluginPackageTests {
             atPath: BuiltProducts.path("libStradaButtonPlugin.so"),
             toPath: (plugins as NSString).appendingPathComponent("libStradaButtonPlugin.so"))
         let host = try HostProcess(app: definition, arguments: [], environment: workshop.environment)
-        let ready = try await host.waitFor("host.ready", timeout: 60)
-        #expect(ready["components"] as? [String] == ["form"], "\(ready)")
+        let ready = try await host.waitFor(.hostReady, timeout: 60)
+        #expect(ready["components"] == ["form"], "\(ready)")
         #expect(
             host.standardError.contains(
                 "libStradaButtonPlugin.so: refused: it has no manifest recording its checksum, "
@@ -109,8 +110,8 @@ struct PluginPackageTests {
         bytes[note.lowerBound] ^= 0x20  // "Clang version"
         try bytes.write(to: URL(fileURLWithPath: library))
         let host = try HostProcess(app: definition, arguments: arguments, environment: workshop.environment)
-        let ready = try await host.waitFor("host.ready", timeout: 60)
-        #expect(ready["components"] as? [String] == [], "\(ready)")
+        let ready = try await host.waitFor(.hostReady, timeout: 60)
+        #expect(ready["components"] == [], "\(ready)")
         let lines = host.standardError.split(separator: "\n").filter { $0.contains("checksum mismatch") }
         #expect(lines.count == 1, "\(host.standardError)")
         #expect(

@@ -1,4 +1,5 @@
 import Foundation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -44,18 +45,18 @@ struct SandboxTests {
         let host = try HostProcess(
             page: page, arguments: ["--plugins", plugins] + arguments,
             environment: ["HOME": home, "XDG_DATA_HOME": (home as NSString).appendingPathComponent(".local/share")])
-        try await host.waitFor("host.ready", timeout: 60)
-        let mark = host.events.count
+        try await host.waitFor(.hostReady, timeout: 60)
+        let mark = host.typedEvents.count
         try host.send(["command": "navigate", "url": "\(page)?file=\(secret)&port=\(port)&pid=\(host.pid)"])
-        let reply = try await host.waitFor("bridge.sent", after: mark, timeout: 30)
-        let data = (reply["message"] as? [String: Any])?["data"] as? [String: Any] ?? [:]
+        let reply = try await host.waitFor(.bridgeSent, after: mark, timeout: 30)
+        let data = reply["message"]?["data"] ?? [:]
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
         server.stop()
         return Outcome(
-            read: data["read"] as? String ?? "?", connect: data["connect"] as? String ?? "?",
-            signal: data["signal"] as? String ?? "?",
-            calls: ["ptrace", "unshare", "keyctl"].reduce(into: [:]) { $0[$1] = data[$1] as? String ?? "?" })
+            read: data["read"]?.stringValue ?? "?", connect: data["connect"]?.stringValue ?? "?",
+            signal: data["signal"]?.stringValue ?? "?",
+            calls: ["ptrace", "unshare", "keyctl"].reduce(into: [:]) { $0[$1] = data[$1]?.stringValue ?? "?" })
     }
 
     @Test func aPlainWorkerCanDoAllThree() async throws {

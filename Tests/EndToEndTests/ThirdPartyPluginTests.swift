@@ -47,7 +47,8 @@ struct ThirdPartyPluginTests {
         let connect = try await host.waitFor(.bridgeReceived) { $0["message"]?["event"] == "connect" }
         #expect(connect["message"]?["data"]?["name"] == "Ada")
         let reply = try await host.waitFor(.bridgeSent)
-        #expect(reply["message"]?["id"]?.stringValue == connect["message"]?["id"]?.stringValue)
+        let connectID = try #require(connect["message"]?["id"]?.stringValue, "the connect has an id")
+        #expect(reply["message"]?["id"]?.stringValue == connectID)
         #expect(reply["message"]?["data"]?["greeting"] == "Hello, Ada!")
         try await host.waitFor(.pageTitle) { $0["title"] == "Hello, Ada!" }
 
@@ -78,7 +79,8 @@ struct ThirdPartyPluginTests {
             let reply = try await host.waitFor(.bridgeSent) {
                 $0["message"]?["data"]?["count"]?.intValue == count
             }
-            #expect(reply["message"]?["id"]?.stringValue == connect["message"]?["id"]?.stringValue)
+            let connectID = try #require(connect["message"]?["id"]?.stringValue, "the connect has an id")
+            #expect(reply["message"]?["id"]?.stringValue == connectID)
             #expect(reply["message"]?["event"] == "connect")
             try await host.waitFor(.pageTitle) { $0["title"]?.stringValue == "count \(count)" }
         }
