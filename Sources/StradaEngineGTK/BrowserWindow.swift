@@ -281,7 +281,7 @@ package final class BrowserWindow: NavigationWindow {
     /// picks the web process that loads it — a cross-site page gets a new one, which keeps the user agent it
     /// started with), when the main frame's document answers (after redirects), and again when a page has
     /// loaded (a frame of another origin navigating inside it is also a navigation that leaves the origin).
-    package func announceComponents(forPage url: String?) {
+    func announceComponents(forPage url: String?) {
         let names = url.flatMap { componentNamesForPage?($0) } ?? componentNames
         let suffix = UserAgent.suffix(prefix: userAgentPrefix, componentNames: names)
         guard suffix != announcedSuffix else { return }
@@ -416,6 +416,8 @@ package final class BrowserWindow: NavigationWindow {
                 onPageEvent?(.httpError(VisitError(url: url, statusCode: status, detail: "HTTP \(status)")))
             }
         case WEBKIT_LOAD_FINISHED:
+            // A frame of another origin navigating inside the page may have announced its origin's list.
+            announceComponents(forPage: webView.currentURL)
             onPageEvent?(.finished(url: webView.currentURL ?? "", title: webView.title))
         default:
             break

@@ -156,7 +156,6 @@ final class WindowStack {
         window.onPageEvent = { [weak self, weak window, weak navigator] event in
             if let automation = AutomationEvent(event) { channel?.emit(automation) }
             guard let window, var navigator else { return }
-            if case .finished(let url, _) = event { window.announceComponents(forPage: url) }
             // The main window's Back, Ctrl+R and F5 act on the tab shown.
             if window === self?.main, event.isWindowLevel, let shown = self?.shownNavigator { navigator = shown }
             guard !navigator.handle(event) else { return }
