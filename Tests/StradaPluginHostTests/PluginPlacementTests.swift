@@ -22,62 +22,77 @@ import Testing
         return (folder, folder + "/libown.so", folder + "/libpay.so", folder + "/libvendor.so")
     }
 
-    static func reset() {
-        PluginGrants.overrides = [:]
-        PluginGrants.isolateEveryPlugin = false
-        PluginGrants.sandboxEveryPlugin = false
+    /// Runs `body` with ``folder()``, removed afterwards.
+    static func withFolder(_ body: (_ folder: String, _ own: String, _ pay: String, _ vendor: String) throws -> Void)
+        throws
+    {
+        let (folder, own, pay, vendor) = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try body(folder, own, pay, vendor)
     }
 
     @Test func withoutIsolateOnlyWhatTheAppOrASignatureChoosesRunsInAWorker() throws {
-        let (folder, own, pay, vendor) = try Self.folder()
-        defer {
-            try? FileManager.default.removeItem(atPath: folder)
-            Self.reset()
-        }
-        Self.reset()
-        #expect(PluginGrants.placement(forPluginAt: own) == .inProcess, "your own build: in the host's process")
-        #expect(PluginGrants.placement(forPluginAt: pay).isolated, "from a signed package: a worker")
-        #expect(PluginGrants.sandbox(forPluginAt: pay) != nil, "… in the sandbox")
-        #expect(HostPlugins.plan([folder]).isolated == [pay])
-        #expect(HostPlugins.plan([folder]).files == [own, pay, vendor, folder + "/not-a-plugin"])
+        try Self.withFolder { folder, own, pay, vendor in
+            let none = PlacementRules()
+            #expect(none.placement(forPluginAt: own) == .inProcess, "your own build: in the host's process")
+            #expect(none.placement(forPluginAt: pay).isolated, "from a signed package: a worker")
+            #expect(none.placement(forPluginAt: pay).name == "sandbox", "… in the sandbox")
+            #expect(HostPlugins.plan([folder], rules: none).isolated == [pay])
+            #expect(HostPlugins.plan([folder], rules: none).files == [own, pay, vendor, folder + "/not-a-plugin"])
 
-        PluginGrants.overrides = [
-            "com.vendor": .init(isolation: .process), "dev.example.pay": .init(isolation: .inProcess),
-            "dev.example.own": .init(isolation: .sandbox),
-        ]
-        #expect(PluginGrants.placement(forPluginAt: vendor) == .process, "the app's word: a plain worker")
-        #expect(PluginGrants.placement(forPluginAt: pay) == .inProcess, "the app trusts the third party")
-        #expect(PluginGrants.sandbox(forPluginAt: own)?.network == false, "sandboxed; no network unless granted")
-        #expect(HostPlugins.plan([folder]).isolated == [own, vendor])
+            let app = PlacementRules(overrides: [
+                "com.vendor": .init(isolation: .process), "dev.example.pay": .init(isolation: .inProcess),
+                "dev.example.own": .init(isolation: .sandbox),
+            ])
+            #expect(app.placement(forPluginAt: vendor) == .process, "the app's word: a plain worker")
+            #expect(app.placement(forPluginAt: pay) == .inProcess, "the app trusts the third party")
+            guard case .sandbox(let sandbox) = app.placement(forPluginAt: own) else {
+                Issue.record("the app's \"sandbox\" for its own build")
+                return
+            }
+            #expect(sandbox.network == false, "sandboxed; no network unless granted")
+            #expect(HostPlugins.plan([folder], rules: app).isolated == [own, vendor])
+        }
     }
 
     @Test func theCommandLineAsksForAWorkerAtLeast() throws {
-        let (folder, own, pay, vendor) = try Self.folder()
-        defer {
-            try? FileManager.default.removeItem(atPath: folder)
-            Self.reset()
+        try Self.withFolder { folder, own, pay, vendor in
+            let isolate = PlacementRules(
+                overrides: ["dev.example.own": .init(isolation: .inProcess)], isolateEveryPlugin: true)
+            #expect(isolate.placement(forPluginAt: own) == .process, "--isolate: in-process still means a worker")
+            #expect(isolate.placement(forPluginAt: pay).name == "sandbox", "a third party's: the sandbox")
+            #expect(isolate.placement(forPluginAt: vendor) == .process)
+            #expect(
+                HostPlugins.plan([folder], rules: isolate).isolated == [own, pay, vendor], "every file but the folder")
+            let sandbox = PlacementRules(
+                overrides: ["com.vendor": .init(isolation: .process)], isolateEveryPlugin: true,
+                sandboxEveryPlugin: true)
+            #expect(sandbox.placement(forPluginAt: own).name == "sandbox", "--sandbox")
+            #expect(sandbox.placement(forPluginAt: vendor) == .process, "the app's word for one plugin wins")
         }
-        Self.reset()
-        PluginGrants.isolateEveryPlugin = true
-        PluginGrants.overrides = ["dev.example.own": .init(isolation: .inProcess)]
-        #expect(PluginGrants.placement(forPluginAt: own) == .process, "--isolate: in-process still means a worker")
-        #expect(PluginGrants.sandbox(forPluginAt: pay) != nil, "a third party's: the sandbox")
-        #expect(PluginGrants.placement(forPluginAt: vendor) == .process)
-        #expect(HostPlugins.plan([folder]).isolated == [own, pay, vendor], "every file but the folder")
-        PluginGrants.sandboxEveryPlugin = true
-        PluginGrants.overrides = ["com.vendor": .init(isolation: .process)]
-        #expect(PluginGrants.sandbox(forPluginAt: own) != nil, "--sandbox")
-        #expect(PluginGrants.placement(forPluginAt: vendor) == .process, "the app's word for one plugin wins")
     }
 
     @Test func theRulesAreAValueThatPluginListAsks() throws {
-        let (folder, own, pay, vendor) = try Self.folder()
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let rules = PlacementRules(overrides: ["com.vendor": .init(isolation: .process)])
-        #expect(rules.placement(forPluginAt: own).name == "in process")
-        #expect(rules.placement(forPluginAt: vendor).name == "worker")
-        #expect(rules.placement(forPluginAt: pay).name == "sandbox")
-        #expect(HostPlugins.plan([folder], rules: rules).isolated == [pay, vendor])
-        #expect(PlacementRules(isolateEveryPlugin: true).placement(forPluginAt: own).name == "worker")
+        try Self.withFolder { folder, own, pay, vendor in
+            let rules = PlacementRules(overrides: ["com.vendor": .init(isolation: .process)])
+            #expect(rules.placement(forPluginAt: own).name == "in process")
+            #expect(rules.placement(forPluginAt: vendor).name == "worker")
+            #expect(rules.placement(forPluginAt: pay).name == "sandbox")
+            #expect(HostPlugins.plan([folder], rules: rules).isolated == [pay, vendor])
+            #expect(PlacementRules(isolateEveryPlugin: true).placement(forPluginAt: own).name == "worker")
+        }
+    }
+
+    @Test func theSessionsStaticsAreTheRulesInForce() {
+        defer {
+            PluginGrants.overrides = [:]
+            PluginGrants.isolateEveryPlugin = false
+            PluginGrants.sandboxEveryPlugin = false
+        }
+        PluginGrants.overrides = ["com.vendor": .init(isolation: .process)]
+        PluginGrants.isolateEveryPlugin = true
+        let rules = PluginGrants.rules
+        #expect(rules.overrides == ["com.vendor": .init(isolation: .process)])
+        #expect(rules.isolateEveryPlugin && !rules.sandboxEveryPlugin)
     }
 }
