@@ -4,8 +4,8 @@ import StradaCore
 /// Android `NavigatorRule`): the context (a modal, or the main stack), the presentation, the screen shown and
 /// the one below. Each presentation changes the stack in one place.
 extension Navigator {
-    /// How a decided visit starts in the page: a kept proposal (Turbo proposed it), or a fresh visit (a modal
-    /// handed it to the main stack).
+    /// How a decided visit starts in the page: a kept proposal (Turbo proposed it), or a fresh visit (the
+    /// `visit` command, a menu item, a link for a new window, or a modal handing it to the main stack).
     enum VisitStart {
         case proposal(Int)
         case fresh(String)
@@ -41,6 +41,10 @@ extension Navigator {
         case .fresh(let location):
             if top?.hasTurbo == true {
                 window.perform(.visit(location, action))
+            } else if action == .replace {
+                // The page's own location.replace: the replaced document leaves history, as the screen does.
+                pending = .coldLoad
+                window.perform(.replaceLocation(location))
             } else {
                 pending = .coldLoad
                 window.load(url: location)

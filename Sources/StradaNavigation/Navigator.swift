@@ -270,28 +270,16 @@ package final class Navigator {
         window.reload()
     }
 
-    /// Visits `url` as a link would: with Turbo, a Turbo visit ("advance" pushes, "replace" replaces, the
-    /// URL shown refreshes in place); without it, a full load.
+    /// Visits `url` as a link would, as upstream's `Navigator.route(url)`: the path configuration's rules decide
+    /// (context, presentation, native screens, historical locations) as for a visit the page's Turbo proposes;
+    /// another origin opens in the browser. Started by the page's Turbo (`action`), or as a full load without it.
+    /// Before the first screen, the start page is loaded.
     package func visit(_ url: String, action: VisitAction) {
-        if top != nil, let native = nativeScreen?(url) {
-            push(native: native, url: url)
+        guard top != nil else {
+            window.load(url: url)
             return
         }
-        guard let top, top.hasTurbo, originPolicy.allows(url) else {
-            if action == .replace { window.perform(.replaceLocation(url)) } else { window.load(url: url) }
-            return
-        }
-        if URLMatching.samePage(url, top.url) {
-            refreshInPlace()
-            return
-        }
-        let screen = makeScreen(url: url, after: top)
-        if action == .replace {
-            replaceTop(with: screen, action: action.rawValue)
-        } else {
-            push(screen, action: action.rawValue)
-        }
-        window.perform(.visit(url, action))
+        decide(url, action: action, properties: properties(for: url), start: .fresh(url))
     }
 
     /// Loads `url` as the root of a new stack (every screen goes), as typing an address would.

@@ -299,9 +299,9 @@ struct PathConfigurationTests {
             $0["command"] == "screenshot"
         }
 
-        // Inside the modal, visits push on the modal's stack; Back pops there.
+        // Inside the modal, a visit whose rule says `context: modal` pushes on the modal's stack; Back pops there.
         mark = host.events.count
-        try host.send(["command": "visit", "url": server.url("/button")])
+        try host.send(["command": "visit", "url": server.url("/button?as=modal")])
         let pushed = try await host.waitFor(.screenPushed, after: mark)
         #expect(pushed["stack"] == "modal" && pushed["depth"] == 2)
         mark = host.events.count
@@ -329,6 +329,11 @@ struct PathConfigurationTests {
         #expect(
             (try await host.waitFor(.commandError, after: mark))["command"]
                 == "dismiss-modal")
+        // The `visit` command is routed by the same rules as a link (upstream's `route(url)`): a modal again.
+        mark = host.events.count
+        try host.send(["command": "visit", "url": server.url("/posts/new")])
+        #expect(try await host.waitFor(.modalPresented, after: mark)["url"] == .string(server.url("/posts/new")))
+        #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
         try await RouteAndErrorScreenTests.quit(host)
         server.stop()
     }

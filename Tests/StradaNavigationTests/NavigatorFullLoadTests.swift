@@ -22,6 +22,22 @@ import Testing
         #expect(page.navigator.top?.hasTurbo == false)
     }
 
+    @Test func theVisitCommandPushesAFullLoadAndReplacesWithTheLocationReplaced() {
+        let page = started()
+        page.navigator.visit(FakePage.url("/form"), action: .advance)
+        #expect(page.paths == "/ /form")
+        #expect(page.shown == ["save.button"])
+        let calls = page.window.calls.count
+        page.navigator.visit(FakePage.url("/done"), action: .replace)
+        #expect(page.paths == "/ /done")
+        #expect(page.window.calls[calls...].first == .turbo(.replaceLocation(FakePage.url("/done"))))
+        #expect(page.shown == [])
+        // The replaced document left history with its screen: Back goes to the first one.
+        #expect(page.navigator.back())
+        #expect(page.paths == "/")
+        #expect(page.shown == ["menu.button"])
+    }
+
     @Test func backIsABackForwardLoadThatPopsWithTheSameControls() throws {
         let page = started()
         let root = try #require(page.navigator.top)

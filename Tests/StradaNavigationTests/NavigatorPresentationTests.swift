@@ -97,6 +97,18 @@ import Testing
         #expect(shown.shown == shown.expected)
     }
 
+    /// The `visit` command (a menu item, a link for a new window) is routed as upstream's `Navigator.route(url)`:
+    /// the same rules decide the same stacks as for a link the page's Turbo proposes.
+    @Test(arguments: cases)
+    func visitCommand(_ test: Case) throws {
+        let page = try Self.arrange(test.shape, target: test.target, properties: test.properties)
+        let active = page.modal.map { $0.modal ?? $0 } ?? page
+        active.navigator.visit(FakePage.url(test.target.replacingOccurrences(of: "\\", with: "")), action: .advance)
+        #expect(Self.outcome(page) == test.expected)
+        let shown = page.modal ?? page
+        #expect(shown.shown == shown.expected)
+    }
+
     /// turbo-rails' historical-location routes: from a modal, the modal goes first (whatever its depth);
     /// then recede pops the main stack, resume does nothing more, refresh refreshes the main stack's top.
     @Test(arguments: [

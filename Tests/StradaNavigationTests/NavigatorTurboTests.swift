@@ -262,6 +262,25 @@ import Testing
         #expect(page.paths == "/posts /posts/1")
     }
 
+    @Test func theVisitCommandToAnotherOriginOpensTheBrowserAndLeavesTheStackAlone() {
+        let page = started()
+        let calls = page.window.calls.count
+        page.navigator.visit("https://elsewhere.test/page", action: .advance)
+        #expect(page.window.calls[calls...] == [.browser("https://elsewhere.test/page")])
+        #expect(page.paths == "/posts")
+    }
+
+    @Test func theVisitCommandToAHistoricalLocationIsNeverShown() {
+        let page = started()
+        page.click("/posts/new")
+        let calls = page.window.calls.count
+        page.navigator.visit(FakePage.url("/recede_historical_location"), action: .advance)
+        #expect(page.paths == "/posts")
+        let route = FakePage.url("/recede_historical_location")
+        #expect(!page.window.calls[calls...].contains(.turbo(.visit(route, .advance))))
+        #expect(!page.window.calls[calls...].contains(.load(route)))
+    }
+
     @Test func navigateStartsANewStack() {
         let page = started()
         page.click("/posts/new")
