@@ -46,14 +46,16 @@ package final class PluginWorker {
                     .hello(
                         id: plugin.id, version: plugin.version, abi: plugin.abi, components: plugin.componentNames))
                 let worker = PluginWorker(plugin: plugin)
-                worker.start()
                 worker.watchHost()
                 keepAlive = worker
             }
         }
         // Not dispatchMain(): it parks the main thread and drains the main queue elsewhere, and plugins are
-        // promised the main thread. The run loop drains the main queue on this thread.
-        while true { RunLoop.main.run(mode: .default, before: .distantFuture) }
+        // promised the main thread.
+        WorkerMainLoop.run(input: 0, onInput: { keepAlive?.readInput() }) {
+            MainActor.assumeIsolated { keepAlive?.start() }
+            while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+        }
     }
 
     private static var keepAlive: PluginWorker?
@@ -99,7 +101,7 @@ package final class PluginWorker {
 
     private var hostWatch: (any DispatchSourceTimer)?
 
-    private func readInput() {
+    fileprivate func readInput() {
         let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress!, $0.count) }
         guard count > 0 else { exit(0) }  // the host went away
         let units: [WorkerStreamReader.Unit]
