@@ -52,10 +52,12 @@ package final class PluginWorker {
         }
         // Not dispatchMain(): it parks the main thread and drains the main queue elsewhere, and plugins are
         // promised the main thread.
-        WorkerMainLoop.run(input: 0, onInput: { keepAlive?.readInput() }) {
-            MainActor.assumeIsolated { keepAlive?.start() }
-            while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
-        }
+        WorkerMainLoop.run(
+            input: 0, onInput: { keepAlive?.readInput() },
+            fallback: {
+                MainActor.assumeIsolated { keepAlive?.start() }
+                while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
+            })
     }
 
     private static var keepAlive: PluginWorker?
