@@ -39,3 +39,20 @@ def peak_rss_kib(pid):
     """The process's own peak resident set (VmHWM)."""
     with open(f"/proc/{pid}/status") as f:
         return next(int(line.split()[1]) for line in f if line.startswith("VmHWM:"))
+
+
+def cpu_ms(pid, thread=None):
+    """CPU time the process's threads (or only `thread`) have run, in ms (the scheduler's nanosecond count in
+    /proc/PID/task/TID/schedstat, not the 10 ms ticks of /proc/PID/stat); 0 for a process already gone."""
+    total = 0
+    try:
+        threads = [str(thread)] if thread else os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0.0
+    for tid in threads:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / 1e6
