@@ -54,9 +54,11 @@ struct HotReloadTests {
         let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
         try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
         for (version, generation) in [("v2", 2), ("v1", 3)] {
+            // After the rebuild: the first v1 control (at the start) must not answer for the second v1's.
+            let mark = host.typedEvents.count
             try Self.buildHotPlugin(version: version, at: plugin)
-            try await host.waitFor(.pluginReloaded) { $0["generation"]?.intValue == generation }
-            try await host.waitFor(.controlAdded) { $0["control"]?["title"] == .string(version) }
+            try await host.waitFor(.pluginReloaded, after: mark) { $0["generation"]?.intValue == generation }
+            try await host.waitFor(.controlAdded, after: mark) { $0["control"]?["title"] == .string(version) }
         }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
