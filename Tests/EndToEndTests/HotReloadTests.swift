@@ -159,11 +159,13 @@ struct HotReloadTests {
         var bytes = try Data(contentsOf: URL(fileURLWithPath: plugin))
         bytes.append(0)
         try bytes.write(to: URL(fileURLWithPath: plugin + ".new"))
+        // After the rebuild: the page's first "Send" control must not answer for the new instance's.
+        let mark = host.typedEvents.count
         #expect(rename(plugin + ".new", plugin) == 0)
-        let reloaded = try await host.waitFor(.pluginReloaded)
+        let reloaded = try await host.waitFor(.pluginReloaded, after: mark)
         #expect(reloaded["generation"] == 2)
-        try await host.waitFor(.controlRemoved)
-        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "Send" }
+        try await host.waitFor(.controlRemoved, after: mark)
+        try await host.waitFor(.controlAdded, after: mark) { $0["control"]?["title"] == "Send" }
         try host.send(["command": "activate", "control": "form.submit"])
         try await host.waitFor(.pageTitle) { $0["title"] == "Submitted: Ada Lovelace" }
         try host.send(["command": "quit"])
