@@ -1,4 +1,5 @@
 import Foundation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -18,10 +19,10 @@ struct DesktopAppTests {
         let host = try HostProcess(
             page: server.url + "session", arguments: ["--plugins", try PluginsDirectory.make(), "--app-id", id],
             environment: environment, ephemeral: ephemeral)
-        let title = try await host.waitFor("page.title") { ($0["title"] as? String)?.hasPrefix("session:") == true }
+        let title = try await host.waitFor(.pageTitle) { $0["title"]?.stringValue?.hasPrefix("session:") == true }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
-        return title["title"] as? String ?? ""
+        return title["title"]?.stringValue ?? ""
     }
 
     @Test func aLoginSurvivesARestartUnlessEphemeral() async throws {
@@ -69,20 +70,20 @@ struct DesktopAppTests {
 
         // `run --app`: the page, plugins, user agent and path configuration come from the definition.
         var host = try HostProcess(app: file, arguments: [])
-        let ready = try await host.waitFor("host.ready")
-        #expect((ready["userAgent"] as? String)?.contains("Notes/1.0 ") == true)
-        #expect((ready["components"] as? [String]) == ["button"])
-        try await host.waitFor("page.committed") { $0["url"] as? String == server.url + "button" }
-        let loaded = try await host.waitFor("path-configuration.loaded")
-        #expect(loaded["source"] as? String == folder + "/path-configuration.json")
+        let ready = try await host.waitFor(.hostReady)
+        #expect(ready["userAgent"]?.stringValue?.contains("Notes/1.0 ") == true)
+        #expect(ready["components"] == ["button"], "\(ready)")
+        try await host.waitFor(.pageCommitted) { $0["url"]?.stringValue == server.url + "button" }
+        let loaded = try await host.waitFor(.pathConfigurationLoaded)
+        #expect(loaded["source"]?.stringValue == folder + "/path-configuration.json", "\(loaded)")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
 
         // Flags win: another page, another user-agent prefix.
         host = try HostProcess(app: file, arguments: [server.url + "menu", "--user-agent-prefix", "Override/9"])
-        let overridden = try await host.waitFor("host.ready")
-        #expect((overridden["userAgent"] as? String)?.contains("Override/9 ") == true)
-        try await host.waitFor("page.committed") { $0["url"] as? String == server.url + "menu" }
+        let overridden = try await host.waitFor(.hostReady)
+        #expect(overridden["userAgent"]?.stringValue?.contains("Override/9 ") == true)
+        try await host.waitFor(.pageCommitted) { $0["url"]?.stringValue == server.url + "menu" }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -143,12 +144,12 @@ struct DesktopAppTests {
             let host = try HostProcess(
                 page: server.url + "links?click=download", arguments: ["--plugins", try PluginsDirectory.make()],
                 environment: ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"])
-            let finished = try await host.waitFor("download.finished")
+            let finished = try await host.waitFor(.downloadFinished)
             // The second download of the same name does not overwrite the first.
             let expected = home + (round == 1 ? "/Downloads/notes.txt" : "/Downloads/notes (2).txt")
-            #expect(finished["path"] as? String == expected)
+            #expect(finished["path"]?.stringValue == expected, "\(finished)")
             #expect(try String(contentsOfFile: expected, encoding: .utf8) == "Notes from the Strada demo.\n")
-            try await host.waitFor("toast") { ($0["message"] as? String)?.hasPrefix("Downloaded notes") == true }
+            try await host.waitFor(.toast) { $0["message"]?.stringValue?.hasPrefix("Downloaded notes") == true }
             try host.send(["command": "quit"])
             #expect(try await host.waitForExit() == 0)
         }
@@ -159,42 +160,37 @@ struct DesktopAppTests {
             script: Repository.path("Examples/demo/server.py"), arguments: ["--port", "0"])
         defer { server.stop() }
         let environment = try Self.home()
-        func run(answer: String?) async throws -> (HostProcess, [String: Any]) {
+        func run(answer: String?) async throws -> (HostProcess, JSON) {
             // A page may ask only when the user acts: a real Enter (xdotool's XTEST) on the focused button.
             let host = try HostProcess(
                 page: server.url + "links?focus=notify",
                 arguments: ["--plugins", try PluginsDirectory.make(), "--app-id", "com.example.Links"],
                 environment: environment, ephemeral: false)
-            try await host.waitFor("page.finished")
+            try await host.waitFor(.pageFinished)
             try await host.press("Return", inWindowTitled: "Links")
             if let answer {
-                let asked = try await host.waitFor("control.added") {
-                    ($0["control"] as? [String: Any])?["id"] as? String == "permission.notifications"
-                }
-                #expect(
-                    (asked["control"] as? [String: Any])?["title"] as? String
-                        == "Allow 127.0.0.1 to show notifications?")
+                let asked = try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "permission.notifications" }
+                #expect(asked["control"]?["title"] == "Allow 127.0.0.1 to show notifications?")
                 try host.send(["command": answer, "control": "permission.notifications"])
             }
-            let answered = try await host.waitFor("permission.answered")
+            let answered = try await host.waitFor(.permissionAnswered)
             return (host, answered)
         }
 
         // First run: asked; the user allows; the page is told and its notification is shown.
         var (host, answered) = try await run(answer: "confirm")
-        #expect(answered["allowed"] as? Bool == true && answered["remembered"] as? Bool == false)
-        #expect(answered["kind"] as? String == "notifications")
-        try await host.waitFor("page.title") { $0["title"] as? String == "links: notifications granted" }
-        let shown = try await host.waitFor("notification")
-        #expect(shown["title"] as? String == "Links" && shown["body"] as? String == "Notifications work")
+        #expect(answered["allowed"] == true && answered["remembered"] == false)
+        #expect(answered["kind"] == "notifications")
+        try await host.waitFor(.pageTitle) { $0["title"] == "links: notifications granted" }
+        let shown = try await host.waitFor(.notification)
+        #expect(shown["title"] == "Links" && shown["body"] == "Notifications work")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
 
         // Next run of the same app: not asked again.
         (host, answered) = try await run(answer: nil)
-        #expect(answered["allowed"] as? Bool == true && answered["remembered"] as? Bool == true)
-        #expect(
-            !host.events.contains { ($0["control"] as? [String: Any])?["id"] as? String == "permission.notifications" })
+        #expect(answered["allowed"] == true && answered["remembered"] == true)
+        #expect(!host.typedEvents.contains { $0["control"]?["id"] == "permission.notifications" })
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

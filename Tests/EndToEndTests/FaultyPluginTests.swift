@@ -38,7 +38,8 @@ struct FaultyPluginTests {
         try host.send(["command": "activate", "control": "faulty.alive"])
         try await host.waitFor(.pageTitle) { $0["title"] == "alive 1" }
         // The form plugin, in its own worker, was never affected.
-        #expect(!host.lines.contains { $0.contains("\"plugin.crashed\"") && $0.contains("dev.strada.form") })
+        let crashes = host.events(named: .pluginCrashed)
+        #expect(crashes.allSatisfy { $0["id"] == "dev.test.faulty" }, "\(crashes)")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

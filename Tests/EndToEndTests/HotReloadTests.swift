@@ -1,4 +1,5 @@
 import Foundation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -20,22 +21,22 @@ struct HotReloadTests {
         let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
         try Self.buildHotPlugin(version: "v1", at: plugin)
         let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v1" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
         try host.send(["command": "activate", "control": "hot.go"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "reply 1 v1" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v1" }
 
         // Rebuild in place, as a compiler writes its output.
         try Self.buildHotPlugin(version: "v2", at: plugin)
-        let reloaded = try await host.waitFor("plugin.reloaded")
-        #expect(reloaded["id"] as? String == "dev.test.hot")
-        #expect(reloaded["reinstantiated"] as? [String] == ["hot"])
-        #expect(reloaded["residentKilobytesDelta"] is Double)
+        let reloaded = try await host.waitFor(.pluginReloaded)
+        #expect(reloaded["id"] == "dev.test.hot")
+        #expect(reloaded["reinstantiated"] == ["hot"])
+        #expect(reloaded["residentKilobytesDelta"]?.numberValue != nil)
         // The new instance got the cached connect replayed: the button is back, with the new code's title.
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v2" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v2" }
         try host.send(["command": "activate", "control": "hot.go"])
         // Same page (no reload: the reply counter continues), new code answering.
-        try await host.waitFor("page.title") { $0["title"] as? String == "reply 2 v2" }
-        #expect(host.events.filter { $0["event"] as? String == "page.committed" }.count == 1)
+        try await host.waitFor(.pageTitle) { $0["title"] == "reply 2 v2" }
+        #expect(host.events(named: .pageCommitted).count == 1)
 
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
@@ -51,13 +52,13 @@ struct HotReloadTests {
         let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
         try Self.buildHotPlugin(version: "v1", at: plugin)
         let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v1" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
         for (version, generation) in [("v2", 2), ("v1", 3)] {
+            // After the rebuild: the first v1 control (at the start) must not answer for the second v1's.
+            let mark = host.typedEvents.count
             try Self.buildHotPlugin(version: version, at: plugin)
-            try await host.waitFor("plugin.reloaded") { $0["generation"] as? Int == generation }
-            try await host.waitFor("control.added") {
-                ($0["control"] as? [String: Any])?["title"] as? String == version
-            }
+            try await host.waitFor(.pluginReloaded, after: mark) { $0["generation"]?.intValue == generation }
+            try await host.waitFor(.controlAdded, after: mark) { $0["control"]?["title"] == .string(version) }
         }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
@@ -71,22 +72,22 @@ struct HotReloadTests {
         let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
         try Self.buildHotPlugin(version: "v1", at: plugin)
         let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
-        try await host.waitFor("control.added")
+        try await host.waitFor(.controlAdded)
 
         // A "build" that produced a library without the entry point.
         try CCompiler.sharedLibrary("int not_a_plugin(void) { return 0; }\n", at: plugin)
-        let failed = try await host.waitFor("plugin.reload-failed")
-        #expect((failed["error"] as? String)?.contains("no strada_plugin_entry_v1 symbol") == true)
-        #expect((failed["error"] as? String)?.contains("the previous build keeps serving") == true)
+        let failed = try await host.waitFor(.pluginReloadFailed)
+        #expect(failed["error"]?.stringValue?.contains("no strada_plugin_entry_v1 symbol") == true)
+        #expect(failed["error"]?.stringValue?.contains("the previous build keeps serving") == true)
 
         // And a half-written file: garbage bytes.
         try Data("\u{7F}ELF truncated".utf8).write(to: URL(fileURLWithPath: plugin))
-        try await host.waitFor("plugin.reload-failed") {
-            ($0["error"] as? String)?.contains("cannot be loaded") == true
+        try await host.waitFor(.pluginReloadFailed) {
+            $0["error"]?.stringValue?.contains("cannot be loaded") == true
         }
 
         try host.send(["command": "activate", "control": "hot.go"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "reply 1 v1" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v1" }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -113,27 +114,27 @@ struct HotReloadTests {
         try Self.buildHotPlugin(version: "v1", at: plugin)
         let build = try TemporaryDirectory.make("build")
         let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v1" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
 
         // A build whose entry point crashes, moved into place as build tools do: the probe child crashes, the
         // host says so once and keeps serving v1.
         let crash = try PluginHardeningTests.library(
             PluginHardeningTests.crashingEntry, named: "libcrash.so", in: build)
         #expect(rename(crash, plugin) == 0)
-        let failed = try await host.waitFor("plugin.reload-failed")
-        let error = failed["error"] as? String ?? ""
+        let failed = try await host.waitFor(.pluginReloadFailed)
+        let error = failed["error"]?.stringValue ?? ""
         #expect(error.contains("crashed while loading (signal 11)") && error.contains("keeps serving"), "\(error)")
         try host.send(["command": "activate", "control": "hot.go"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "reply 1 v1" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v1" }
 
         // The next build is probed (in the next spare child) and loads.
         let v2 = (build as NSString).appendingPathComponent("libhot-v2.so")
         try Self.buildHotPlugin(version: "v2", at: v2)
         #expect(rename(v2, plugin) == 0)
-        try await host.waitFor("plugin.reloaded") { $0["generation"] as? Int == 2 }
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v2" }
+        try await host.waitFor(.pluginReloaded) { $0["generation"] == 2 }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v2" }
         try host.send(["command": "activate", "control": "hot.go"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "reply 2 v2" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "reply 2 v2" }
 
         // A spare probe child waits for the next build; it goes when the host does.
         var spares = Self.spareProbes(of: host)
@@ -152,19 +153,21 @@ struct HotReloadTests {
         let plugins = try PluginsDirectory.make()
         let host = try HostProcess(
             page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", plugins, "--watch"])
-        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
+        try await host.waitFor(.controlChanged) { $0["control"]?["enabled"] == true }
         // A new build of the same code: different bytes (a trailing byte), so a new generation loads.
         let plugin = (plugins as NSString).appendingPathComponent("libStradaFormPlugin.so")
         var bytes = try Data(contentsOf: URL(fileURLWithPath: plugin))
         bytes.append(0)
         try bytes.write(to: URL(fileURLWithPath: plugin + ".new"))
+        // After the rebuild: the page's first "Send" control must not answer for the new instance's.
+        let mark = host.typedEvents.count
         #expect(rename(plugin + ".new", plugin) == 0)
-        let reloaded = try await host.waitFor("plugin.reloaded")
-        #expect(reloaded["generation"] as? Double == 2)
-        try await host.waitFor("control.removed")
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "Send" }
+        let reloaded = try await host.waitFor(.pluginReloaded, after: mark)
+        #expect(reloaded["generation"] == 2)
+        try await host.waitFor(.controlRemoved, after: mark)
+        try await host.waitFor(.controlAdded, after: mark) { $0["control"]?["title"] == "Send" }
         try host.send(["command": "activate", "control": "form.submit"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "Submitted: Ada Lovelace" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "Submitted: Ada Lovelace" }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -174,15 +177,15 @@ struct HotReloadTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent-stay.html"),
             arguments: ["--plugins", plugins, "--watch"])
-        try await host.waitFor("page.title") { ($0["title"] as? String)?.contains("bridge-components: [form]") == true }
+        try await host.waitFor(.pageTitle) { $0["title"]?.stringValue?.contains("bridge-components: [form]") == true }
         try Self.buildHotPlugin(version: "v1", at: (plugins as NSString).appendingPathComponent("libhot.so"))
-        let components = try await host.waitFor("host.components")
+        let components = try await host.waitFor(.hostComponents)
         #expect(
-            components["components"] as? [String] == ["hot", "form"]
-                || components["components"] as? [String] == ["form", "hot"])
-        try await host.waitFor("page.title") {
-            ($0["title"] as? String)?.contains("bridge-components: [") == true
-                && ($0["title"] as? String)?.contains("hot") == true
+            components["components"] == ["hot", "form"] || components["components"] == ["form", "hot"],
+            "\(components)")
+        try await host.waitFor(.pageTitle) {
+            $0["title"]?.stringValue?.contains("bridge-components: [") == true
+                && $0["title"]?.stringValue?.contains("hot") == true
         }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -33,14 +34,13 @@ struct IsolationTests {
         let deadline = Date().addingTimeInterval(timeout)
         var slowest = 0.0, asked = 0
         while Date() < deadline {
-            if host.events.contains(where: { $0["event"] as? String == "page.title" && $0["title"] as? String == title }
-            ) {
+            if host.events(named: .pageTitle).contains(where: { $0["title"] == .string(title) }) {
                 return slowest
             }
             let sent = Date()
             try host.send(["command": "controls"])
             asked += 1
-            try await host.waitFor("controls", occurrence: asked, timeout: 30)
+            try await host.waitFor(.controls, occurrence: asked, timeout: 30)
             let took = Date().timeIntervalSince(sent)
             slowest = max(slowest, took)
             if took > answerLimit {
@@ -54,7 +54,7 @@ struct IsolationTests {
     }
 
     static func titles(_ host: HostProcess) -> [String] {
-        host.events.filter { $0["event"] as? String == "page.title" }.compactMap { $0["title"] as? String }
+        host.events(named: .pageTitle).compactMap { $0["title"]?.stringValue }
     }
 
     @Test func aBurstOf1000Then20000MessagesLeavesTheHostAnswering() async throws {
@@ -62,10 +62,10 @@ struct IsolationTests {
             page: Self.page(bursts: [1000, 20000]),
             arguments: ["--plugins", try PluginsDirectory.make(plugins: ["libStradaEchoPlugin.so"]), "--isolate"]
                 + Self.events)
-        try await host.waitFor("host.ready")
+        try await host.waitFor(.hostReady)
         let slowest = try await Self.answersWithin1s(host, until: "done 21000")
         print("isolate burst 1000+20000: slowest automation answer \(Int(slowest * 1000)) ms")
-        #expect(!host.lines.contains { $0.contains("\"plugin.crashed\"") })
+        #expect(host.events(named: .pluginCrashed).isEmpty, "\(host.events(named: .pluginCrashed))")
         try host.send(["command": "quit"])
         let status = try await host.waitForExit()
         #expect(status == 0, "exit status \(status); stderr: \(host.standardError.suffix(20000))")
@@ -76,10 +76,10 @@ struct IsolationTests {
             page: Self.page(bursts: [1, 1], size: 10 << 20),
             arguments: ["--plugins", try PluginsDirectory.make(plugins: ["libStradaEchoPlugin.so"]), "--isolate"]
                 + Self.events)
-        try await host.waitFor("host.ready")
+        try await host.waitFor(.hostReady)
         let slowest = try await Self.answersWithin1s(host, until: "done 2")
         print("isolate 2 × 10 MiB: slowest automation answer \(Int(slowest * 1000)) ms")
-        #expect(!host.lines.contains { $0.contains("\"plugin.crashed\"") })
+        #expect(host.events(named: .pluginCrashed).isEmpty, "\(host.events(named: .pluginCrashed))")
         #expect(!host.standardError.contains("stopped answering"))
         try host.send(["command": "quit"])
         let status = try await host.waitForExit()
@@ -96,16 +96,16 @@ struct IsolationTests {
         let host = try HostProcess(
             page: Self.page(bursts: [1000, 20000]),
             arguments: ["--plugins", plugins, "--isolate", "--watch"] + Self.events)
-        try await host.waitFor("page.title") { $0["title"] as? String == "burst 1 sent" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "burst 1 sent" }
         // Overwritten in place (same inode, as `cp` does): a worker mapping this file would get SIGBUS.
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: plugin))
         try handle.truncate(atOffset: 4096)
         try handle.close()
-        try await host.waitFor("plugin.reload-failed", timeout: 20)
+        try await host.waitFor(.pluginReloadFailed, timeout: 20)
         try good.write(to: URL(fileURLWithPath: plugin + ".new"))
         try await ProcessRunner.check("cp", [plugin + ".new", plugin])
         try await Self.answersWithin1s(host, until: "done 21000")
-        let crashes = host.lines.filter { $0.contains("\"plugin.crashed\"") }
+        let crashes = host.events(named: .pluginCrashed)
         #expect(crashes.isEmpty, "\(crashes); stderr: \(host.standardError.suffix(2000))")
         try host.send(["command": "quit"])
         let status = try await host.waitForExit()
@@ -132,14 +132,14 @@ struct IsolationTests {
         let host = try HostProcess(
             page: Repository.path("Examples/form-demo/index.html"),
             arguments: ["--plugins", try Self.pluginsWithAHangingEntry(), "--isolate"])
-        let error = try await host.waitFor("plugin.error", timeout: 20)
-        #expect((error["path"] as? String)?.hasSuffix("libhang.so") == true)
-        #expect((error["reason"] as? String)?.hasPrefix("hung while loading") == true)
-        let ready = try await host.waitFor("host.ready", timeout: 20)
-        #expect((ready["components"] as? [String]) == ["form"])
-        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
+        let error = try await host.waitFor(.pluginError, timeout: 20)
+        #expect(error["path"]?.stringValue?.hasSuffix("libhang.so") == true)
+        #expect(error["reason"]?.stringValue?.hasPrefix("hung while loading") == true)
+        let ready = try await host.waitFor(.hostReady, timeout: 20)
+        #expect(ready["components"] == ["form"], "\(ready)")
+        try await host.waitFor(.controlChanged) { $0["control"]?["enabled"] == true }
         try host.send(["command": "activate", "control": "form.submit"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "Submitted: Ada Lovelace" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "Submitted: Ada Lovelace" }
         #expect(host.descendants(named: "strada-host").count == 1, "the hung worker is still running")
         try host.send(["command": "quit"])
         let status = try await host.waitForExit()
@@ -171,8 +171,8 @@ struct IsolationTests {
             toPath: (plugins as NSString).appendingPathComponent("libStradaFormPluginCopy.so"))
         let host = try HostProcess(
             page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", plugins, "--isolate"])
-        let ready = try await host.waitFor("host.ready", timeout: 20)
-        #expect((ready["components"] as? [String]) == ["form"])
+        let ready = try await host.waitFor(.hostReady, timeout: 20)
+        #expect(ready["components"] == ["form"], "\(ready)")
         #expect(host.standardError.contains(#"component "form" is provided by "#), "stderr: \(host.standardError)")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
@@ -183,13 +183,13 @@ struct IsolationTests {
         let host = try HostProcess(
             page: Repository.path("Tests/EndToEndTests/Fixtures/user-agent-stay.html"),
             arguments: ["--plugins", try PluginActionTests.pluginsWithActions(), "--isolate"])
-        try await host.waitFor("host.ready", timeout: 20)
+        try await host.waitFor(.hostReady, timeout: 20)
         try host.send(["command": "call", "plugin": "dev.test.actions", "action": "greet"])
-        let wrongArity = try await host.waitFor("command.error")
-        #expect(wrongArity["error"] as? String == "action greet takes 1 argument(s), got 0")
+        let wrongArity = try await host.waitFor(.commandError)
+        #expect(wrongArity["error"] == "action greet takes 1 argument(s), got 0")
         try host.sendLine(#"{"command":"call","plugin":"dev.test.actions","action":"add","args":[20,22]}"#)
-        let ok = try await host.waitFor("command.ok") { $0["command"] as? String == "call" }
-        #expect(ok["result"] as? Double == 42)
+        let ok = try await host.waitFor(.commandOK) { $0["command"] == "call" }
+        #expect(ok["result"] == 42, "\(ok)")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -200,9 +200,9 @@ struct IsolationTests {
         let host = try HostProcess(
             page: FaultyPluginTests.page("crash", times: 3),
             arguments: ["--plugins", plugins, "--isolate", "--watch"])
-        try await host.waitFor("plugin.disabled", timeout: 40)
-        try await host.waitFor("host.components") { ($0["components"] as? [String])?.contains("faulty") == false }
-        let mark = host.events.count
+        try await host.waitFor(.pluginDisabled, timeout: 40)
+        try await host.waitFor(.hostComponents) { $0["components"]?.arrayValue?.contains("faulty") == false }
+        let mark = host.typedEvents.count
         let source = try String(
             contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/faulty-plugin.c"), encoding: .utf8)
         let build = try TemporaryDirectory.make("build")
@@ -210,9 +210,9 @@ struct IsolationTests {
         try CCompiler.sharedLibrary(source + "\nconst char *strada_test_build = \"2\";\n", at: file)
         // Moved into place in one step, as a deploy should (docs/writing-plugins.md).
         try #require(rename(file, (plugins as NSString).appendingPathComponent("libfaulty.so")) == 0)
-        try await host.waitFor("plugin.reloaded", after: mark, timeout: 20)
-        try await host.waitFor("host.components", after: mark) {
-            ($0["components"] as? [String])?.contains("faulty") == true
+        try await host.waitFor(.pluginReloaded, after: mark, timeout: 20)
+        try await host.waitFor(.hostComponents, after: mark) {
+            $0["components"]?.arrayValue?.contains("faulty") == true
         }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)

@@ -82,7 +82,7 @@ struct NavigationTests {
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
                 if let result = host.typedEvents.dropFirst(mark).first(where: {
-                    $0["event"]?.stringValue?.hasPrefix("command.") == true
+                    AutomationEvent.Name.commandResults.contains(nameOf: $0)
                         && $0["command"]?.stringValue == command["command"]
                 }) {
                     try #require(
@@ -134,37 +134,37 @@ struct NavigationTests {
         /// What happened after `mark`, one line per screen, visit, modal, control or command event.
         func trace(after mark: Int) -> String {
             host.typedEvents.dropFirst(mark).compactMap { event -> String? in
-                let name = event["event"]?.stringValue ?? ""
+                guard let name = HostProcess.name(of: event) else { return nil }
                 let control = event["control"]
                 /// A field as text (a string as itself).
                 func text(_ field: JSON?) -> String? { field.map { $0.stringValue ?? "\($0)" } }
                 let details: [String?]
                 switch name {
-                case "screen.pushed", "screen.replaced", "screen.popped":
+                case .screenPushed, .screenReplaced, .screenPopped:
                     details = [
                         text(event["stack"]), text(event["depth"]), text(event["action"]), NavigationTests.path(event),
                     ]
-                case "visit.proposed", "visit.completed", "visit.failed", "screen.error", "page.committed":
+                case .visitProposed, .visitCompleted, .visitFailed, .screenError, .pageCommitted:
                     details = [text(event["action"]), text(event["statusCode"]), NavigationTests.path(event)]
-                case "modal.presented", "modal.dismissed":
+                case .modalPresented, .modalDismissed:
                     details = [NavigationTests.path(event), text(event["reason"])]
-                case "control.added", "control.changed": details = [text(control?["id"]), text(control?["title"])]
-                case "control.removed": details = [text(event["id"])]
-                case "command.error": details = [text(event["command"]), text(event["error"])]
-                case "page.title": details = [text(event["title"])]
+                case .controlAdded, .controlChanged: details = [text(control?["id"]), text(control?["title"])]
+                case .controlRemoved: details = [text(event["id"])]
+                case .commandError: details = [text(event["command"]), text(event["error"])]
+                case .pageTitle: details = [text(event["title"])]
                 default: return nil
                 }
-                return ([name] + details.compactMap { $0 }).joined(separator: " ")
+                return ([name.rawValue] + details.compactMap { $0 }).joined(separator: " ")
             }.joined(separator: "\n")
         }
 
         /// The screen changes (`screen.pushed`/`replaced`/`popped`) after `mark`, as "event stack depth path".
         func screenChanges(after mark: Int) -> [String] {
             host.typedEvents.dropFirst(mark).compactMap { event in
-                guard let name = event["event"]?.stringValue, name.hasPrefix("screen."), name != "screen.error"
+                guard let name = HostProcess.name(of: event), AutomationEvent.Name.stackChanges.contains(name)
                 else { return nil }
-                let depth = event["depth"]?.intValue.map(String.init) ?? "?"
-                return "\(name) \(event["stack"]?.stringValue ?? "?") \(depth) \(NavigationTests.path(event) ?? "")"
+                let depth = event["depth"]?.intValue.map(String.init) ?? "?", stack = event["stack"]?.stringValue ?? "?"
+                return "\(name.rawValue) \(stack) \(depth) \(NavigationTests.path(event) ?? "")"
             }
         }
 

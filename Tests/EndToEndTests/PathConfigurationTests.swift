@@ -54,13 +54,13 @@ struct PathConfigurationTests {
             })
 
         let picture = (try TemporaryDirectory.make("shot") as NSString).appendingPathComponent("native.png")
-        var mark = host.events.count
+        var mark = host.typedEvents.count
         try host.send(["command": "screenshot", "path": picture])
         try await host.waitFor(.commandOK, after: mark)
         #expect((try? FileManager.default.attributesOfItem(atPath: picture)[.size] as? Int) ?? 0 > 1000)
 
         // Back: the links page again, the plugin was told its screen is gone.
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "back"])
         let popped = try await host.waitFor(.screenPopped, after: mark)
         #expect(popped["depth"] == 1 && popped["view"] == nil)
@@ -68,7 +68,7 @@ struct PathConfigurationTests {
         #expect(host.standardError.contains("settings screen destroyed"))
 
         // The `visit` command is routed by the same rules.
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "visit", "url": server.url("/settings")])
         let again = try await host.waitFor(.screenPushed, after: mark)
         #expect(again["view"] == "settings" && again["depth"] == 2)
@@ -109,7 +109,7 @@ struct PathConfigurationTests {
                 "--path-configuration", configuration,
             ])
         try await host.waitFor(.turboReady)
-        let mark = host.events.count
+        let mark = host.typedEvents.count
         try host.send(["command": "visit", "url": server.url("/posts")])
         let pushed = try await host.waitFor(.screenPushed, after: mark)
         #expect(pushed["view"] == nil && pushed["depth"] == 2)
@@ -144,7 +144,7 @@ struct PathConfigurationTests {
         /// Pushes `path` with the `visit` command; returns the new depth.
         @discardableResult
         func push(_ path: String) async throws -> Int {
-            let mark = host.events.count
+            let mark = host.typedEvents.count
             try host.send(["command": "visit", "url": server.url(path)])
             let pushed = try await host.waitFor(.screenPushed, after: mark)
             try await host.waitFor(.pageTitle, after: mark)
@@ -158,7 +158,7 @@ struct PathConfigurationTests {
             where predicate: @escaping (JSON) -> Bool = { _ in true }
         ) async throws -> [JSON] {
             let encoded = proposal.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? proposal
-            let mark = host.events.count
+            let mark = host.typedEvents.count
             try host.send(["command": "visit", "url": server.url("\(page)?go=\(encoded)")])
             try await host.waitFor(.screenPushed, after: mark)
             let proposed = try await host.waitFor(.visitProposed, after: mark) {
@@ -175,11 +175,12 @@ struct PathConfigurationTests {
 
         static func screenEvents(_ events: [JSON]) -> [String] {
             events.compactMap { event in
-                guard let name = event["event"]?.stringValue, name.hasPrefix("screen.") else { return nil }
+                guard let name = HostProcess.name(of: event), AutomationEvent.Name.screenEvents.contains(name)
+                else { return nil }
                 let url = event["url"]?.stringValue.flatMap { URL(string: $0) }
                 let path = (url?.path ?? "") + (url?.query.map { "?" + $0 } ?? "")
-                return
-                    "\(name.dropFirst(7)) \(event["depth"]?.intValue ?? 0) \(path.components(separatedBy: "?go=")[0])"
+                let change = name.rawValue.dropFirst("screen.".count)
+                return "\(change) \(event["depth"]?.intValue ?? 0) \(path.components(separatedBy: "?go=")[0])"
             }
         }
     }
@@ -238,7 +239,7 @@ struct PathConfigurationTests {
         // replace_root: the proposal becomes the only screen; Back has nowhere to go.
         events = try await steps.propose("/menu?as=replace_root", until: .screenPushed) { $0["depth"] == 1 }
         #expect(Steps.screenEvents(events) == ["pushed 8 /button", "pushed 1 /menu?as=replace_root"])
-        let mark = host.events.count
+        let mark = host.typedEvents.count
         try host.send(["command": "back"])
         #expect(
             (try await host.waitFor(.commandError, after: mark))["command"]
@@ -280,7 +281,7 @@ struct PathConfigurationTests {
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
 
         // New post: /posts/new is a modal (the demo's rule): its own window and stack over the index.
-        var mark = host.events.count
+        var mark = host.typedEvents.count
         try host.send(["command": "activate", "control": "button.button-right"])
         let presented = try await host.waitFor(.modalPresented, after: mark)
         #expect(presented["url"] == .string(server.url("/posts/new")))
@@ -300,37 +301,37 @@ struct PathConfigurationTests {
         }
 
         // Inside the modal, a visit whose rule says `context: modal` pushes on the modal's stack; Back pops there.
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "visit", "url": server.url("/button?as=modal")])
         let pushed = try await host.waitFor(.screenPushed, after: mark)
         #expect(pushed["stack"] == "modal" && pushed["depth"] == 2)
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "back"])
         let popped = try await host.waitFor(.screenPopped, after: mark)
         #expect(popped["stack"] == "modal" && popped["depth"] == 1)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
 
         // Dismissed: the index is shown as it was, its button working.
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "dismiss-modal"])
         let dismissed = try await host.waitFor(.modalDismissed, after: mark)
         #expect(dismissed["reason"] == "command")
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         // Escape (a real key press in the modal) dismisses it as Cancel does.
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor(.modalPresented, after: mark)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
         try await host.press("Escape", inWindowTitled: "New post")
         #expect((try await host.waitFor(.modalDismissed, after: mark))["reason"] == "cancel")
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "dismiss-modal"])
         #expect(
             (try await host.waitFor(.commandError, after: mark))["command"]
                 == "dismiss-modal")
         // The `visit` command is routed by the same rules as a link (upstream's `route(url)`): a modal again.
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "visit", "url": server.url("/posts/new")])
         #expect(try await host.waitFor(.modalPresented, after: mark)["url"] == .string(server.url("/posts/new")))
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
@@ -341,13 +342,13 @@ struct PathConfigurationTests {
     @Test func savingTheModalFormDismissesItAndTheMainStackShowsThePost() async throws {
         let (server, host) = try await Self.startDemo()
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
-        var mark = host.events.count
+        var mark = host.typedEvents.count
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor(.modalPresented, after: mark)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
 
         // Save: the form answers 303 → /posts/1, a default-context visit: the modal goes, the main stack pushes.
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "activate", "control": "form.submit"])
         let dismissed = try await host.waitFor(.modalDismissed, after: mark)
         #expect(dismissed["reason"] == "visit")
@@ -367,7 +368,7 @@ struct PathConfigurationTests {
         let (server, host) = try await Self.startDemo()
         // A modal whose page proposes /form?as=<presentation> once shown.
         let encoded = "%2Fform%3Fas%3D\(presentation)"
-        let mark = host.events.count
+        let mark = host.typedEvents.count
         try host.send(["command": "navigate", "url": server.url("/posts?go=%2Fbutton%3Fas%3Dmodal%26go%3D\(encoded)")])
         let presented = try await host.waitFor(.modalPresented, after: mark)
         #expect(presented["url"]?.stringValue?.contains("/button?as=modal") == true)
@@ -417,7 +418,7 @@ struct PathConfigurationTests {
         #expect(loaded["rules"] == 6)
         try await host.waitFor(.turboReady)
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
-        var mark = host.events.count
+        var mark = host.typedEvents.count
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor(.modalPresented, after: mark)
         #expect(host.standardError.contains("could not be fetched"))
@@ -435,7 +436,7 @@ struct PathConfigurationTests {
                 == true)
         try await host.waitFor(.turboReady)
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
-        mark = host.events.count
+        mark = host.typedEvents.count
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor(.modalPresented, after: mark)
         try await RouteAndErrorScreenTests.quit(host)

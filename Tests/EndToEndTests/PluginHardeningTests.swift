@@ -1,4 +1,5 @@
 import Foundation
+import StradaCore
 import TestSupport
 import Testing
 
@@ -74,16 +75,16 @@ struct PluginHardeningTests {
         let crash = try Self.library(Self.crashingEntry, named: "libcrash.so", in: plugins)
         let host = try HostProcess(
             page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", plugins] + extra)
-        let ready = try await host.waitFor("host.ready")
-        #expect(ready["components"] as? [String] == ["form"])
-        let error = try await host.waitFor("plugin.error")
-        #expect(error["path"] as? String == crash)
+        let ready = try await host.waitFor(.hostReady)
+        #expect(ready["components"] == ["form"], "\(ready)")
+        let error = try await host.waitFor(.pluginError)
+        #expect(error["path"]?.stringValue == crash, "\(error)")
         #expect(
-            error["message"] as? String
+            error["message"]?.stringValue
                 == "plugin \(crash): crashed while loading (signal 11) — fix the plugin or remove it")
         // Item 7: every plugin says whether it is isolated.
-        #expect((ready["plugins"] as? [[String: Any]])?.first?["isolated"] as? Bool == false)
-        try await host.waitFor("control.changed") { ($0["control"] as? [String: Any])?["enabled"] as? Bool == true }
+        #expect(ready["plugins"]?.arrayValue?.first?["isolated"] == false, "\(ready)")
+        try await host.waitFor(.controlChanged) { $0["control"]?["enabled"] == true }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
         #expect(
@@ -98,10 +99,10 @@ struct PluginHardeningTests {
         let crash = try Self.library(Self.crashingEntry, named: "libcrash.so", in: plugins)
         let host = try HostProcess(
             page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", plugins, "--isolate"])
-        let error = try await host.waitFor("plugin.error")
-        #expect(error["path"] as? String == crash)
-        #expect(error["reason"] as? String == "crashed while loading (signal 11)")
-        try await host.waitFor("host.ready")
+        let error = try await host.waitFor(.pluginError)
+        #expect(error["path"]?.stringValue == crash, "\(error)")
+        #expect(error["reason"] == "crashed while loading (signal 11)")
+        try await host.waitFor(.hostReady)
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
@@ -132,19 +133,17 @@ struct PluginHardeningTests {
         let host = try HostProcess(
             page: FaultyPluginTests.page("crash", times: 3),
             arguments: ["--plugins", try FaultyPluginTests.plugins(), "--isolate"])
-        try await host.waitFor("plugin.disabled", timeout: 30)
-        let components = try await host.waitFor("host.components")
-        #expect(components["components"] as? [String] == ["form"])
-        #expect((components["userAgent"] as? String)?.contains("bridge-components: [form]") == true)
+        try await host.waitFor(.pluginDisabled, timeout: 30)
+        let components = try await host.waitFor(.hostComponents)
+        #expect(components["components"] == ["form"], "\(components)")
+        #expect(components["userAgent"]?.stringValue?.contains("bridge-components: [form]") == true)
         // A page that sends to "faulty" anyway.
         try host.send([
             "command": "navigate",
             "url": "file://" + Repository.path("Tests/EndToEndTests/Fixtures/send-to-faulty.html"),
         ])
-        let dropped = try await host.waitFor("bridge.dropped") {
-            ($0["message"] as? [String: Any])?["component"] as? String == "faulty"
-        }
-        let reason = dropped["reason"] as? String ?? ""
+        let dropped = try await host.waitFor(.bridgeDropped) { $0["message"]?["component"] == "faulty" }
+        let reason = dropped["reason"]?.stringValue ?? ""
         #expect(reason.contains("disabled") || reason.contains("no component named \"faulty\""), "\(reason)")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
@@ -156,7 +155,7 @@ struct PluginHardeningTests {
         let host = try HostProcess(
             page: Repository.path("Examples/form-demo/index.html"),
             arguments: ["--plugins", try PluginsDirectory.make(), "--watch"])
-        try await host.waitFor("host.ready")
+        try await host.waitFor(.hostReady)
         let staging = (NSTemporaryDirectory() as NSString).appendingPathComponent("strada-staging-\(host.pid)")
         #expect(FileManager.default.fileExists(atPath: staging))
         try host.send(["command": "quit"])
@@ -173,13 +172,13 @@ struct PluginHardeningTests {
             BuiltProducts.path("strada-host"), ["plugin", "install", v1, "--plugins", plugins])
         #expect(install.status == 0, "\(install.stderr)")
         let host = try HostProcess(page: HotReloadTests.page, arguments: ["--plugins", plugins, "--watch"])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v1" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
         // `cp` of a new build over the installed one: its manifest's checksum no longer matches.
         try HotReloadTests.buildHotPlugin(version: "v2", at: (build as NSString).appendingPathComponent("v2.so"))
         try Data(contentsOf: URL(fileURLWithPath: (build as NSString).appendingPathComponent("v2.so")))
             .write(to: URL(fileURLWithPath: (plugins as NSString).appendingPathComponent("libhot.so")))
-        let failed = try await host.waitFor("plugin.reload-failed")
-        let error = failed["error"] as? String ?? ""
+        let failed = try await host.waitFor(.pluginReloadFailed)
+        let error = failed["error"]?.stringValue ?? ""
         #expect(error.contains("checksum mismatch") && error.contains("strada-host plugin install"), "\(error)")
         #expect(!error.contains("fix the build"))
         #expect(error.components(separatedBy: "keeps serving").count == 2, "said once: \(error)")
@@ -194,20 +193,20 @@ struct PluginHardeningTests {
         try HotReloadTests.buildHotPlugin(version: "v1", at: plugin)
         let host = try HostProcess(
             page: HotReloadTests.page, arguments: ["--plugins", plugins, "--isolate", "--watch"])
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v1" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
         try host.send(["command": "activate", "control": "hot.go"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "reply 1 v1" }
+        try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v1" }
 
         try HotReloadTests.buildHotPlugin(version: "v2", at: plugin)
-        let reloaded = try await host.waitFor("plugin.reloaded")
-        #expect(reloaded["id"] as? String == "dev.test.hot")
-        #expect(reloaded["reinstantiated"] as? [String] == ["hot"])
+        let reloaded = try await host.waitFor(.pluginReloaded)
+        #expect(reloaded["id"] == "dev.test.hot")
+        #expect(reloaded["reinstantiated"] == ["hot"])
         // The new worker got the page's state replayed: the control is back with the new build's title.
-        try await host.waitFor("control.added") { ($0["control"] as? [String: Any])?["title"] as? String == "v2" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v2" }
         try host.send(["command": "activate", "control": "hot.go"])
-        try await host.waitFor("page.title") { $0["title"] as? String == "reply 2 v2" }
-        #expect(host.events.filter { $0["event"] as? String == "page.committed" }.count == 1)
-        #expect(!host.lines.contains { $0.contains("\"plugin.crashed\"") })
+        try await host.waitFor(.pageTitle) { $0["title"] == "reply 2 v2" }
+        #expect(host.events(named: .pageCommitted).count == 1)
+        #expect(host.events(named: .pluginCrashed).isEmpty, "\(host.events(named: .pluginCrashed))")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

@@ -188,7 +188,7 @@ struct RouteAndErrorScreenTests {
             try await Task.sleep(for: .milliseconds(500))
             #expect(
                 !host.events(named: .pageCommitted).contains { $0["bridged"] == false })
-            let depths = host.typedEvents.filter { $0["event"]?.stringValue?.hasPrefix("screen.") == true }
+            let depths = host.typedEvents.filter { AutomationEvent.Name.screenEvents.contains(nameOf: $0) }
             #expect(depths.last?["depth"] == 1, "link \(id): \(depths)")
             #expect(depths.last?["url"]?.stringValue?.hasPrefix(server.url("/links")) == true)
             try await Self.quit(host)

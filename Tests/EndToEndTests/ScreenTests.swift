@@ -190,7 +190,7 @@ struct ScreenTests {
         #expect(resume["action"] == "advance")
         try await Task.sleep(for: .milliseconds(500))
         #expect(
-            app.host.typedEvents[mark...].filter { $0["event"]?.stringValue?.hasPrefix("screen.") == true }.count == 1)
+            app.host.typedEvents[mark...].filter { AutomationEvent.Name.screenEvents.contains(nameOf: $0) }.count == 1)
 
         // Done (→ /recede_historical_location): the screen that asked pops.
         mark = app.mark
@@ -209,12 +209,12 @@ struct ScreenTests {
             Self.path($0) == "/posts/1?then=refresh"
         }
         #expect(
-            app.host.typedEvents[mark...].filter { $0["event"]?.stringValue?.hasPrefix("screen.") == true }.count == 1)
+            app.host.typedEvents[mark...].filter { AutomationEvent.Name.screenEvents.contains(nameOf: $0) }.count == 1)
         // None of the routes was ever shown as a page.
         #expect(
             !app.host.typedEvents.contains {
                 (Self.path($0) ?? "").hasSuffix("_historical_location")
-                    && $0["event"]?.stringValue?.hasPrefix("screen.") == true
+                    && AutomationEvent.Name.screenEvents.contains(nameOf: $0)
             })
         try await app.stop()
     }

@@ -32,6 +32,21 @@ struct AutomationProtocolTests {
         #expect(known.subtracting(documented).sorted() == [], "an event docs/automation.md does not list")
     }
 
+    /// The tests' families of event names (TestSupport) are exactly the names with their prefix, so a test
+    /// counting "every screen event" still counts every one when a name is added.
+    @Test func theTestsEventFamiliesHoldEveryNameOfTheirPrefix() {
+        func named(_ prefix: String) -> Set<AutomationEvent.Name> {
+            Set(AutomationEvent.Name.allCases.filter { $0.rawValue.hasPrefix(prefix) })
+        }
+        #expect(AutomationEvent.Name.screenEvents == named("screen."))
+        #expect(AutomationEvent.Name.stackChanges == named("screen.").subtracting([.screenError]))
+        #expect(AutomationEvent.Name.commandResults == named("command."))
+        let event = AutomationEvent.screenPopped(ScreenReport(url: "http://a/", title: "A", depth: 1, action: "back"))
+        #expect(AutomationEvent.Name.stackChanges.contains(nameOf: event.json))
+        #expect(!AutomationEvent.Name.commandResults.contains(nameOf: event.json))
+        #expect(!AutomationEvent.Name.screenEvents.contains(nameOf: ["event": "screen.unknown"]))
+    }
+
     @Test func theCommandExamplesCoverEveryCommandAndEachParses() throws {
         var documented: Set<String> = []
         for line in Self.section("Commands").split(separator: "\n") where line.hasPrefix("{\"command\"") {

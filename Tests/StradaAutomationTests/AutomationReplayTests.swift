@@ -72,20 +72,17 @@ struct AutomationReplayTests {
         try await until { socket.clientCount == 2 }
         socket.send(.toast(message: "after"), line: AutomationEvent.toast(message: "after").line)
 
-        try await Task.detached { _ = try late.read(until: "toast") }.value
-        let lateEvents = late.events
-        #expect(
-            lateEvents.map { $0["event"] as? String } == [
-                "host.ready", "path-configuration.loaded", "screen.pushed", "toast",
-            ])
-        #expect(lateEvents.dropLast().allSatisfy { $0["replayed"] as? Bool == true }, "the greeting is marked")
-        #expect(lateEvents.last?["message"] as? String == "after" && lateEvents.last?["replayed"] == nil)
+        try await Task.detached { _ = try late.read(until: .toast) }.value
+        let lateEvents = late.typedEvents
+        #expect(lateEvents.map(HostProcess.name(of:)) == [.hostReady, .pathConfigurationLoaded, .screenPushed, .toast])
+        #expect(lateEvents.dropLast().allSatisfy { $0["replayed"] == true }, "the greeting is marked")
+        #expect(lateEvents.last?["message"] == "after" && lateEvents.last?["replayed"] == nil)
 
-        try await Task.detached { _ = try early.read(until: "toast") { $0["message"] as? String == "after" } }.value
-        let earlyEvents = early.events
+        try await Task.detached { _ = try early.read(until: .toast) { $0["message"] == "after" } }.value
+        let earlyEvents = early.typedEvents
         #expect(
-            earlyEvents.map { $0["event"] as? String } == [
-                "host.ready", "screen.pushed", "path-configuration.loaded", "toast", "toast",
+            earlyEvents.map(HostProcess.name(of:)) == [
+                .hostReady, .screenPushed, .pathConfigurationLoaded, .toast, .toast,
             ])
         #expect(earlyEvents.allSatisfy { $0["replayed"] == nil }, "nothing replayed to a client that saw it live")
     }

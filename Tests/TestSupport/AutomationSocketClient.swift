@@ -11,9 +11,7 @@ import Glibc
 public final class AutomationSocketClient: @unchecked Sendable {  // used from one task at a time
     private let fd: Int32
     private var buffer: [UInt8] = []
-    /// Every event read so far, in order.
-    public private(set) var events: [[String: Any]] = []
-    /// The same events read with the host's own types (``HostProcess/typedEvents``), indexed as ``events``.
+    /// Every event read so far, in order, read with the host's own types (as ``HostProcess/typedEvents``).
     package private(set) var typedEvents: [JSON] = []
 
     /// Connects to `path`, trying again until the socket is there (at most `timeout` seconds).
@@ -51,27 +49,14 @@ public final class AutomationSocketClient: @unchecked Sendable {  // used from o
         _ = line.withCString { Glibc.send(fd, $0, strlen($0), Int32(MSG_NOSIGNAL)) }
     }
 
-    /// Reads events until one named `name` matching `predicate` arrives (every event read is kept in
-    /// ``events``), and returns it. Throws `HostProcess.Timeout` when the socket stays silent or closes.
-    @discardableResult
-    public func read(
-        until name: String, where predicate: ([String: Any]) -> Bool = { _ in true }
-    ) throws -> [String: Any] {
-        while true {
-            guard let event = try nextEvent() else {
-                throw HostProcess.Timeout(waitingFor: name, seen: events.map { "\($0)" })
-            }
-            if event["event"] as? String == name, predicate(event) { return event }
-        }
-    }
-
-    /// The same read with the host's own types: the event named `name` (an
-    /// ``AutomationEvent/Name``) matching `predicate`, as ``JSON``.
+    /// Reads events until one named `name` (an ``AutomationEvent/Name``) matching `predicate` arrives (every
+    /// event read is kept in ``typedEvents``), and returns it. Throws `HostProcess.Timeout` when the socket stays
+    /// silent or closes.
     @discardableResult
     package func read(until name: AutomationEvent.Name, where predicate: (JSON) -> Bool = { _ in true }) throws -> JSON
     {
         while true {
-            guard try nextEvent() != nil, let event = typedEvents.last else {
+            guard let event = try nextEvent() else {
                 throw HostProcess.Timeout(waitingFor: name.rawValue, seen: typedEvents.map(\.description))
             }
             if HostProcess.name(of: event) == name, predicate(event) { return event }
@@ -79,16 +64,13 @@ public final class AutomationSocketClient: @unchecked Sendable {  // used from o
     }
 
     /// The next event, or `nil` when nothing came within the timeout or the host closed the socket.
-    public func nextEvent() throws -> [String: Any]? {
+    package func nextEvent() throws -> JSON? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Data(buffer[..<newline])
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
-                guard let event = try JSONSerialization.jsonObject(with: line) as? [String: Any],
-                    let typed = try? JSON(parsing: String(decoding: line, as: UTF8.self))
-                else { continue }
-                events.append(event)
-                typedEvents.append(typed)
+                let event = try JSON(parsing: line)
+                typedEvents.append(event)
                 return event
             }
             var chunk = [UInt8](repeating: 0, count: 65536)
@@ -96,10 +78,5 @@ public final class AutomationSocketClient: @unchecked Sendable {  // used from o
             guard count > 0 else { return nil }
             buffer.append(contentsOf: chunk[0..<count])
         }
-    }
-
-    /// The events read so far named `name`.
-    public func events(named name: String) -> [[String: Any]] {
-        events.filter { $0["event"] as? String == name }
     }
 }

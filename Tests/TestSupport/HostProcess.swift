@@ -129,13 +129,7 @@ public final class HostProcess: Sendable {
     /// Everything the host wrote to stderr so far.
     public var standardError: String { buffer.withLock { String(decoding: $0.stderr, as: UTF8.self) } }
 
-    /// Every event so far, parsed. Each line is parsed once (waits poll this every 20 ms, and a page sending
-    /// megabyte messages makes megabyte events: parsing them all again at each poll starved the host).
-    public var events: [[String: Any]] {
-        parsed.update(from: lines) { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
-    }
-    private let parsed = ParsedLines<[String: Any]>()
-    private let parsedTyped = ParsedLines<JSON>()
+    private let parsed = ParsedLines<JSON>()
 
     /// The events parsed so far from a growing list of lines, and how many lines that took.
     private final class ParsedLines<Event>: @unchecked Sendable {
@@ -157,8 +151,9 @@ public final class HostProcess: Sendable {
 
     /// Every event so far, read with the host's own types: its name is an ``AutomationEvent/Name`` (the names
     /// StradaAutomation writes), the event object StradaCore's ``JSON`` (`event["control"]?["title"] == "Save"`).
-    /// Indexed as ``events`` (a mark taken from either works for both).
-    package var typedEvents: [JSON] { parsedTyped.update(from: lines) { try? JSON(parsing: $0) } }
+    /// Each line is parsed once (waits poll this every 20 ms, and a page sending megabyte messages makes megabyte
+    /// events: parsing them all again at each poll starved the host). A mark is a count of these.
+    package var typedEvents: [JSON] { parsed.update(from: lines) { try? JSON(parsing: $0) } }
 
     /// The name of an event read as ``JSON``.
     package static func name(of event: JSON) -> AutomationEvent.Name? {
@@ -179,18 +174,6 @@ public final class HostProcess: Sendable {
     ) async throws -> JSON {
         try await wait(for: name.rawValue, after: mark, timeout: timeout) {
             Self.match(typedEvents, after: mark, occurrence: occurrence) { Self.name(of: $0) == name && predicate($0) }
-        }
-    }
-
-    /// The same wait with the event name as text and the event as a Foundation dictionary (for the suites not yet
-    /// moved to the typed wait above).
-    @discardableResult
-    public func waitFor(
-        _ name: String, after mark: Int = 0, occurrence: Int = 1, timeout: Double = 30,
-        where predicate: ([String: Any]) -> Bool = { _ in true }
-    ) async throws -> [String: Any] {
-        try await wait(for: name, after: mark, timeout: timeout) {
-            Self.match(events, after: mark, occurrence: occurrence) { $0["event"] as? String == name && predicate($0) }
         }
     }
 
