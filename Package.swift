@@ -37,6 +37,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "strada-host", targets: ["StradaHostCLI"]),
+        // The host's helper, installed beside it: plugin probes and isolation workers, without GTK (PluginHelper).
+        .executable(name: "strada-plugin-worker", targets: ["StradaPluginWorker"]),
         .executable(name: "strada-bench", targets: ["StradaBench"]),
         .library(name: "StradaCore", targets: ["StradaCore"]),
         .library(name: "StradaPluginSDK", targets: ["StradaPluginSDK"]),
@@ -136,6 +138,9 @@ let package = Package(
             swiftSettings: strictSwift,
             linkerSettings: earlyLibraries
         ),
+        // `strada-plugin-worker`: probes and isolation workers start this, not the host, so the dynamic loader maps
+        // StradaPluginHost's few libraries instead of WebKitGTK's ~200. Must never depend on GTK.
+        .executableTarget(name: "StradaPluginWorker", dependencies: ["StradaPluginHost"], swiftSettings: strictSwift),
     ]
         + firstPartyPlugins.map { name in
             // First-party component plugins (runtime plugins, not SwiftPM package plugins).

@@ -1,11 +1,10 @@
 import ArgumentParser
-import Foundation
-import Logging
 import StradaPluginHost
 
 /// `strada-host plugin probe <file>` (internal): loads one plugin in this process and prints its
 /// ``PluginStatus`` as one JSON object. The other plugin commands and `run` start it as a child process, so
-/// a plugin that crashes while loading takes only the probe down.
+/// a plugin that crashes while loading takes only the probe down — as `strada-plugin-worker --probe`, which they use
+/// when it is installed beside the host.
 struct PluginProbeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "probe", abstract: "Load one plugin file in this process and print what it declares (internal).",
@@ -24,14 +23,6 @@ struct PluginProbeCommand: ParsableCommand {
     }
 
     func run() throws {
-        guard let file = pathFromStdin ? readLine(strippingNewline: true) : file, !file.isEmpty else { return }
-        let status = MainActor.assumeIsolated { () -> PluginStatus in
-            let logger = Logger(label: "strada.plugin.probe") { StreamLogHandler.standardError(label: $0) }
-            switch PluginLoader(logger: logger).load(file: file) {
-            case .success(let plugin): return PluginStatus(plugin)
-            case .failure(let error): return PluginStatus(error)
-            }
-        }
-        print(status.json.serialized(sortedKeys: true))
+        MainActor.assumeIsolated { PluginProbe.answer(file: pathFromStdin ? nil : file) }
     }
 }

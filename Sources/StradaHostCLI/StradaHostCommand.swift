@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import StradaHost
 import StradaPluginHost
 
@@ -25,9 +26,20 @@ struct StradaHostCommand: ParsableCommand {
 }
 
 extension PluginProcessLauncher {
-    /// How the libraries start this executable as a plugin probe (`plugin probe`) and as an
-    /// isolation worker (`plugin worker`): the grammar is this executable's, so it is said here.
-    static let stradaHost = PluginProcessLauncher(
+    /// How the libraries start plugin probes and isolation workers: the helper `strada-plugin-worker` beside this
+    /// executable (it links no GTK, so it starts in a fraction of the time), else this executable itself, with one
+    /// warning line the first time it is needed.
+    static let stradaHost: PluginProcessLauncher = {
+        let choice = PluginHelper.launcher(besideHost: currentExecutable, fallback: hostItself)
+        if let warning = choice.warning {
+            Logger(label: "strada.host") { StreamLogHandler.standardError(label: $0) }.warning("\(warning)")
+        }
+        return choice.launcher
+    }()
+
+    /// This executable as a plugin probe (`plugin probe`) and as an isolation worker (`plugin worker`): the
+    /// grammar is this executable's, so it is said here.
+    static let hostItself = PluginProcessLauncher(
         probeArguments: { file in ["plugin", "probe", file] },
         workerArguments: { file, memoryLimitMB in
             ["plugin", "worker", "--memory-limit-mb", String(memoryLimitMB), file]

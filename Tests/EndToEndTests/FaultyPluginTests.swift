@@ -62,7 +62,7 @@ struct FaultyPluginTests {
     @Test func underIsolationNoWorkerOutlivesAKilledHost() async throws {
         let host = try HostProcess(page: Self.page("crash"), arguments: ["--plugins", try Self.plugins(), "--isolate"])
         try await host.waitFor(.pluginRestarted)
-        let workers = host.descendants(named: "strada-host")
+        let workers = host.pluginHelpers()
         try #require(!workers.isEmpty, "no plugin worker found under the host")
         kill(host.pid, SIGKILL)
         let left = try await HostProcess.survivors(of: workers, within: 15)

@@ -92,9 +92,10 @@ struct HotReloadTests {
         #expect(try await host.waitForExit() == 0)
     }
 
-    /// Process ids of the host's spare probe children (`plugin probe --path-from-stdin`), started ahead of time.
+    /// Process ids of the host's spare probe children (`strada-plugin-worker --probe --path-from-stdin`), started
+    /// ahead of time.
     static func spareProbes(of host: HostProcess) -> [Int32] {
-        host.descendants(named: "strada-host").filter { pid in
+        host.pluginHelpers().filter { pid in
             let arguments = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data()
             return String(decoding: arguments, as: UTF8.self).contains("--path-from-stdin")
         }

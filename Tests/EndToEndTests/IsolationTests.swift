@@ -140,7 +140,7 @@ struct IsolationTests {
         try await host.waitFor(.controlChanged) { $0["control"]?["enabled"] == true }
         try host.send(["command": "activate", "control": "form.submit"])
         try await host.waitFor(.pageTitle) { $0["title"] == "Submitted: Ada Lovelace" }
-        #expect(host.descendants(named: "strada-host").count == 1, "the hung worker is still running")
+        #expect(host.pluginHelpers().count == 1, "the hung worker is still running")
         try host.send(["command": "quit"])
         let status = try await host.waitForExit()
         #expect(status == 0, "exit status \(status); stderr: \(host.standardError.suffix(20000))")
@@ -155,7 +155,7 @@ struct IsolationTests {
         var workers: [Int32] = []
         let started = Date().addingTimeInterval(10)
         while workers.count < 2 && Date() < started {
-            workers = host.descendants(named: "strada-host")
+            workers = host.pluginHelpers()
             try await Task.sleep(for: .milliseconds(20))
         }
         try #require(workers.count == 2, "expected two plugin workers under the host, found \(workers)")

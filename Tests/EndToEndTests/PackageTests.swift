@@ -32,7 +32,8 @@ struct PackageTests {
 
         let host = root + "/usr/bin/strada-host"
         for file in [
-            host, root + "/usr/lib/strada/plugins/libStradaFormPlugin.so", root + "/usr/include/strada/strada_plugin.h",
+            host, root + "/usr/bin/strada-plugin-worker", root + "/usr/lib/strada/plugins/libStradaFormPlugin.so",
+            root + "/usr/include/strada/strada_plugin.h",
             root + "/usr/share/strada/web/strada.js", root + "/usr/lib/strada/swift/libswiftCore.so",
             root + "/usr/share/doc/strada-host/copyright",
         ] {
@@ -47,6 +48,14 @@ struct PackageTests {
         let swiftCore = libraries.stdout.split(separator: "\n").first { $0.contains("libswiftCore.so") } ?? ""
         #expect(swiftCore.contains(root + "/usr/bin/../lib/strada/swift/"), "\(libraries.stdout)")
         #expect(!libraries.stdout.contains("not found"), "\(libraries.stdout)")
+        // So does the helper's (the probes and workers the host starts), which links no GTK; it probes a plugin.
+        let helper = root + "/usr/bin/strada-plugin-worker"
+        let helperLibraries = try await ProcessRunner.run("ldd", [helper])
+        #expect(helperLibraries.stdout.contains(root + "/usr/bin/../lib/strada/swift/libswiftCore.so"))
+        #expect(!helperLibraries.stdout.contains("not found") && !helperLibraries.stdout.contains("libgtk"))
+        let probe = try await ProcessRunner.run(
+            helper, ["--probe", root + "/usr/lib/strada/plugins/libStradaFormPlugin.so"])
+        #expect(probe.status == 0 && probe.stdout.contains(#""id":"dev.strada.form""#), "\(probe.stdout)")
 
         // No --plugins and a fresh home: the components come from the package's system plugins folder.
         let home = try TemporaryDirectory.make("home")

@@ -9,7 +9,7 @@ import Testing
     @Test func theWorkerSeesTheSystemReadOnlyAnEmptyHomeAndOnlyItsDataFolder() {
         let sandbox = PluginSandbox(network: false, dataFolder: "/home/ann/.local/share/strada/plugin-data/libpay")
         let arguments = sandbox.arguments(
-            running: "/usr/bin/strada-host", ["plugin", "worker", "x"],
+            running: "/usr/bin/strada-plugin-worker", ["x"],
             file: "/home/ann/.local/share/strada/plugins/libpay.so",
             home: "/home/ann")
         let text = arguments.joined(separator: " ")
@@ -18,16 +18,16 @@ import Testing
         #expect(!text.contains("--ro-bind /usr/bin"), "the executable's folder is already there, read-only")
         #expect(text.contains("--bind \(sandbox.dataFolder) \(sandbox.dataFolder) --setenv HOME \(sandbox.dataFolder)"))
         #expect(text.contains("--unshare-pid") && text.contains("--unshare-net") && text.contains("--die-with-parent"))
-        #expect(text.hasSuffix("-- /usr/bin/strada-host plugin worker x"))
+        #expect(text.hasSuffix("-- /usr/bin/strada-plugin-worker x"))
         let networked = PluginSandbox(network: true, dataFolder: "/d").arguments(
-            running: "/usr/bin/strada-host", [], file: "/opt/p/libx.so", home: "/home/ann")
+            running: "/usr/bin/strada-plugin-worker", [], file: "/opt/p/libx.so", home: "/home/ann")
         #expect(!networked.contains("--unshare-net"))
         #expect(!networked.contains("--seccomp"), "no filter descriptor given")
         let filtered = sandbox.arguments(
-            running: "/usr/bin/strada-host", ["plugin", "worker", "x"], file: "/opt/p/libx.so", home: "/home/ann",
+            running: "/usr/bin/strada-plugin-worker", ["x"], file: "/opt/p/libx.so", home: "/home/ann",
             seccomp: 7
         ).joined(separator: " ")
-        #expect(filtered.contains("--seccomp 7 --die-with-parent --new-session -- /usr/bin/strada-host"))
+        #expect(filtered.contains("--seccomp 7 --die-with-parent --new-session -- /usr/bin/strada-plugin-worker"))
     }
 
     /// The filter reaches bubblewrap through a pipe read end: close-on-exec (only the worker's spawn passes it

@@ -108,6 +108,10 @@ public final class HostProcess: Sendable {
         return found
     }
 
+    /// Process ids of the host's plugin helpers (`strada-plugin-worker`, whose command name the kernel cuts to 15
+    /// characters): its isolation workers and its probe children.
+    public func pluginHelpers() -> [Int32] { descendants(named: "strada-plugin-w") }
+
     /// Waits up to `seconds` for every process in `pids` to end (a zombie has ended), then SIGKILLs any left and
     /// returns those: the processes that outlived the wait.
     public static func survivors(of pids: [Int32], within seconds: Double) async throws -> [Int32] {

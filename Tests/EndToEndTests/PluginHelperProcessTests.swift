@@ -1,0 +1,42 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The host starts its isolation workers (plain and sandboxed) and its probe children as the helper
+/// `strada-plugin-worker` built beside it, not as itself: a process that never maps GTK or WebKit.
+@Suite(.serialized, .oneAtATime, .temporaryDirectories, .timeLimit(.minutes(3)))
+struct PluginHelperProcessTests {
+    /// What `pid` runs: its executable's path (its first argument where the kernel does not say, e.g. across a
+    /// sandbox's namespaces), and whether GTK is mapped in it.
+    static func image(of pid: Int32) -> (executable: String, mapsGTK: Bool) {
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe"))
+            ?? (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") ?? Data())
+            .split(separator: 0).first.map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        let maps = (try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? ""
+        return (executable, maps.contains("libgtk-4") || maps.contains("libwebkitgtk"))
+    }
+
+    /// `--isolate` and `--sandbox`: the form plugin's worker; `--watch` (in process): the spare probe child.
+    @Test(arguments: [["--isolate"], ["--sandbox"], ["--watch"]])
+    func workersAndProbesAreTheHelperWithoutGTK(_ mode: [String]) async throws {
+        let host = try HostProcess(
+            page: Repository.path("Examples/form-demo/index.html"),
+            arguments: ["--plugins", try PluginsDirectory.make()] + mode)
+        try await host.waitFor(.hostReady, timeout: 60)
+        var helpers: [Int32] = []
+        let deadline = Date().addingTimeInterval(20)
+        while helpers.isEmpty && Date() < deadline {
+            helpers = host.pluginHelpers()
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        try #require(helpers.count == 1, "expected one strada-plugin-worker under the host, found \(helpers)")
+        let image = Self.image(of: helpers[0])
+        #expect(image.executable == BuiltProducts.path("strada-plugin-worker"))
+        #expect(!image.mapsGTK, "the helper maps GTK or WebKit")
+        #expect(host.descendants(named: "strada-host").isEmpty, "a child runs the host's own executable")
+        #expect(!host.standardError.contains("no strada-plugin-worker beside"))
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+}
