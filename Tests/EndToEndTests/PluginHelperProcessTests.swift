@@ -39,4 +39,30 @@ struct PluginHelperProcessTests {
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }
+
+    /// A worker whose input ends (the host gone) says hello and exits, whatever its input is: a closed pipe, or
+    /// `/dev/null`, which the kernel's epoll cannot watch (a worker waiting on a dispatch read source never
+    /// woke and ran until killed).
+    @Test(arguments: [true, false])
+    func aWorkerWhoseInputEndsExits(devNull: Bool) async throws {
+        let plugins = try PluginsDirectory.make(plugins: ["libStradaEchoPlugin.so"])
+        let worker = Process()
+        worker.executableURL = URL(fileURLWithPath: BuiltProducts.path("strada-plugin-worker"))
+        worker.arguments = [(plugins as NSString).appendingPathComponent("libStradaEchoPlugin.so")]
+        let output = Pipe()
+        worker.standardOutput = output
+        let input = Pipe()
+        worker.standardInput = devNull ? FileHandle(forReadingAtPath: "/dev/null") : input
+        try worker.run()
+        try input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(15)
+        while worker.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let running = worker.isRunning
+        if running { kill(worker.processIdentifier, SIGKILL) }  // not SIGTERM, which a stuck worker outlived
+        worker.waitUntilExit()
+        #expect(!running, "the worker still runs 15 s after its input ended")
+        #expect(worker.terminationReason == .exit && worker.terminationStatus == 0)
+        let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(said.contains(#""op":"hello""#), "\(said)")
+    }
 }
