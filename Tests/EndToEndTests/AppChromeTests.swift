@@ -53,21 +53,21 @@ struct AppChromeTests {
         #expect(app["developer"] == false)
 
         // The menu opens (as F10 or a click would) and its About item shows the About window.
-        var mark = host.typedEvents.count
+        var mark = host.events.count
         try host.send(["command": "activate", "control": "app.menu"])
         let opened = try await host.waitFor(.controlAdded, after: mark) { $0["control"]?["id"] == "app.menu" }
         #expect(opened["control"]?["kind"] == "primary-menu")
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.sendLine(#"{"command": "choose", "control": "app.menu", "index": 3}"#)
         let about = try await host.waitFor(.controlAdded, after: mark) { $0["control"]?["id"] == "app.about" }
         #expect(about["control"]?["kind"] == "about" && about["control"]?["name"] == "Notes")
         #expect(about["control"]?["version"] == "2.1" && about["control"]?["developer"] == "Example Ltd")
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "dismiss", "control": "app.about"])
         try await host.waitFor(.controlRemoved, after: mark) { $0["id"] == "app.about" }
 
         // An item with a URL visits it.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.sendLine(#"{"command": "choose", "control": "app.menu", "index": 0}"#)
         try await host.waitFor(.pageTitle, after: mark) { $0["title"] == "Notes help" }
         try await Self.quit(host)
@@ -97,7 +97,7 @@ struct AppChromeTests {
         #expect(shown["control"]?["kind"] == "shortcuts")
         guard case .array(let groups)? = shown["control"]?["groups"] else { throw TestFailure("no groups: \(shown)") }
         #expect(groups.map { $0["title"]?.stringValue } == ["General", "Navigation"])
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         try host.send(["command": "dismiss", "control": "app.shortcuts"])
         try await host.waitFor(.controlRemoved, after: mark) { $0["id"] == "app.shortcuts" }
         try await Self.quit(host)
@@ -155,7 +155,7 @@ struct AppChromeTests {
         try await host.press("F12", inWindowTitled: "Plain")
         try await host.press("ctrl+q", inWindowTitled: "Plain")
         #expect(try await host.waitForExit() == 0)
-        #expect(!host.typedEvents.contains { $0["control"]?["id"] == "page.inspector" })
+        #expect(!host.events.contains { $0["control"]?["id"] == "page.inspector" })
 
         host = try HostProcess(
             page: try Self.linkPage(title: "Inspect"), arguments: ["--no-system-plugins", "--inspect"])

@@ -43,7 +43,7 @@ struct CapabilityTests {
         let controls = host.events(named: .controlAdded)
         #expect(controls.isEmpty, "no control from a plugin without the capability: \(controls)")
         // The host goes on: the menu plugin, granted what it declares, shows its menu.
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         try host.send(["command": "navigate", "url": server.url + "menu?open=1"])
         try await host.waitFor(.controlAdded, after: mark) { event in
             event["control"]?["id"] == "menu.menu"
@@ -72,7 +72,7 @@ struct CapabilityTests {
         #expect(host.events(named: .controlAdded).isEmpty)
         #expect(dropped["message"]?["data"]?["announced"] == "button", "user agent: \(dropped)")
         // A page of the granted origin gets the component, and its message shows the native button.
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         try host.send(["command": "navigate", "url": other + "grant-probe.html"])
         let announced = try await host.waitFor(.bridgeRegistered, after: mark)
         #expect(

@@ -520,11 +520,11 @@ final class DemoSession: Sendable {
     }
 
     /// How many events there are now: pass it as `after` to wait only for what follows.
-    var mark: Int { host.typedEvents.count }
+    var mark: Int { host.events.count }
 
     /// Events named `name` after the first `mark` events.
     func events(after mark: Int, named name: AutomationEvent.Name) -> [JSON] {
-        host.typedEvents.dropFirst(mark).filter { HostProcess.name(of: $0) == name }
+        host.events.dropFirst(mark).filter { HostProcess.name(of: $0) == name }
     }
 
     /// The first event named `name` after `mark` matching `predicate`; throws `HostProcess.Timeout`.
@@ -591,7 +591,7 @@ final class DemoSession: Sendable {
     /// The checks every test ends with, then quits the host (which must exit 0).
     func finish() async throws {
         var added: Set<String> = []
-        for event in host.typedEvents {
+        for event in host.events {
             switch HostProcess.name(of: event) {
             case .controlAdded:
                 let id = event["control"]?["id"]?.stringValue ?? "?"

@@ -190,7 +190,7 @@ struct DesktopAppTests {
         // Next run of the same app: not asked again.
         (host, answered) = try await run(answer: nil)
         #expect(answered["allowed"] == true && answered["remembered"] == true)
-        #expect(!host.typedEvents.contains { $0["control"]?["id"] == "permission.notifications" })
+        #expect(!host.events.contains { $0["control"]?["id"] == "permission.notifications" })
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

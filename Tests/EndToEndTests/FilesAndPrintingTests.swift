@@ -55,20 +55,20 @@ struct FilesAndPrintingTests {
             FileManager.default.contents(atPath: log + "/uploads/1-notes.txt") == Data("Notes for the server\n".utf8))
 
         // `multiple`: both files; a chooser dismissed sends nothing. (Events are looked for after `mark`.)
-        var mark = host.typedEvents.count
+        var mark = host.events.count
         try host.send(["command": "navigate", "url": server.url + "upload?multiple"])
         try await host.waitFor(.pageFinished, after: mark) { $0["url"]?.stringValue == server.url + "upload?multiple" }
-        mark = host.typedEvents.count
+        mark = host.events.count
         try await Self.click(host, "upload")
         let several = Self.control(
             try await host.waitFor(.controlAdded, after: mark) {
                 Self.control($0)["id"] == "page.file-chooser"
             })
         #expect(several["multiple"] == true && several["accept"] == [], "\(several)")
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "dismiss", "control": "page.file-chooser"])
         try await host.waitFor(.controlRemoved, after: mark) { $0["id"] == "page.file-chooser" }
-        mark = host.typedEvents.count
+        mark = host.events.count
         try await Self.click(host, "upload")
         try await host.waitFor(.controlAdded, after: mark) {
             Self.control($0)["id"] == "page.file-chooser"

@@ -55,7 +55,7 @@ struct HotReloadTests {
         try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
         for (version, generation) in [("v2", 2), ("v1", 3)] {
             // After the rebuild: the first v1 control (at the start) must not answer for the second v1's.
-            let mark = host.typedEvents.count
+            let mark = host.events.count
             try Self.buildHotPlugin(version: version, at: plugin)
             try await host.waitFor(.pluginReloaded, after: mark) { $0["generation"]?.intValue == generation }
             try await host.waitFor(.controlAdded, after: mark) { $0["control"]?["title"] == .string(version) }
@@ -161,7 +161,7 @@ struct HotReloadTests {
         bytes.append(0)
         try bytes.write(to: URL(fileURLWithPath: plugin + ".new"))
         // After the rebuild: the page's first "Send" control must not answer for the new instance's.
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         #expect(rename(plugin + ".new", plugin) == 0)
         let reloaded = try await host.waitFor(.pluginReloaded, after: mark)
         #expect(reloaded["generation"] == 2)

@@ -202,7 +202,7 @@ struct IsolationTests {
             arguments: ["--plugins", plugins, "--isolate", "--watch"])
         try await host.waitFor(.pluginDisabled, timeout: 40)
         try await host.waitFor(.hostComponents) { $0["components"]?.arrayValue?.contains("faulty") == false }
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         let source = try String(
             contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/faulty-plugin.c"), encoding: .utf8)
         let build = try TemporaryDirectory.make("build")

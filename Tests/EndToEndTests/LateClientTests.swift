@@ -30,12 +30,12 @@ struct LateClientTests {
         try await host.waitFor(.turboReady)
 
         // Two screens on the main stack, and a modal over them.
-        var mark = host.typedEvents.count
+        var mark = host.events.count
         try host.send(["command": "visit", "url": server.url + "page/two?right=/modal/page/three"])
         try await host.waitFor(.screenPushed, after: mark) { $0["depth"] == 2 }
         try await host.waitFor(.controlAdded, after: mark)
         // Its button is a link to a page the path configuration presents in a modal.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor(.screenPushed, after: mark) { $0["stack"] == "modal" }
         try await host.waitFor(.pageFinished, after: mark) { $0["url"]?.stringValue?.contains("three") == true }
@@ -46,11 +46,11 @@ struct LateClientTests {
         let late = try AutomationSocketClient(path: socket)
         try late.send(["command": "controls"])
         try await Task.detached { _ = try late.read(until: .controls) }.value
-        let greeting = late.typedEvents.prefix { HostProcess.name(of: $0) != .controls }
+        let greeting = late.events.prefix { HostProcess.name(of: $0) != .controls }
         #expect(greeting.allSatisfy { $0["replayed"] == true }, "every greeting line is marked")
 
         // The start-up events, each once, in stdout's order; of turbo.ready, only the latest.
-        let reported = host.typedEvents
+        let reported = host.events
         let startUp = greeting.filter { HostProcess.name(of: $0).map(Self.startUp.contains) == true }
         let latestTurbo = reported.lastIndex { HostProcess.name(of: $0) == .turboReady }
         let expected = reported.enumerated().filter { index, event in
@@ -81,14 +81,14 @@ struct LateClientTests {
         }
 
         // Then the stream: a screen popped reaches both clients, once.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "back"])
         try await host.waitFor(.modalDismissed, after: mark)
         try await Task.detached { _ = try late.read(until: .modalDismissed) }.value
         try await Task.detached { _ = try early.read(until: .modalDismissed) }.value
         #expect(
-            late.typedEvents.filter { HostProcess.name(of: $0) == .modalDismissed }.count == 1
-                && late.typedEvents.last?["replayed"] == nil)
+            late.events.filter { HostProcess.name(of: $0) == .modalDismissed }.count == 1
+                && late.events.last?["replayed"] == nil)
 
         // The early client saw the host's whole stream, each event once (what came before it was accepted, in
         // its greeting).
@@ -97,8 +97,8 @@ struct LateClientTests {
         try await Task.detached { while try early.nextEvent() != nil {} }.value
         let watched = Self.startUp.union([.screenPushed, .screenPopped, .modalDismissed])
         func isWatched(_ event: JSON) -> Bool { HostProcess.name(of: event).map(watched.contains) == true }
-        let seenEarly = early.typedEvents.filter(isWatched)
-        #expect(seenEarly.map(Self.key) == host.typedEvents.filter(isWatched).map(Self.key))
+        let seenEarly = early.events.filter(isWatched)
+        #expect(seenEarly.map(Self.key) == host.events.filter(isWatched).map(Self.key))
     }
 
     /// An event as a comparable line: its fields without `replayed`.

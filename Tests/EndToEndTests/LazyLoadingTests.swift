@@ -60,7 +60,7 @@ struct LazyLoadingTests {
         let line = "plugin \(hot): not a shared library (no ELF header) — remove it from the plugins directory"
         #expect(error["message"]?.stringValue == line)
         // The page registers it again after a refresh: not tried, nor said, again.
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         try host.send(["command": "reload"])
         try await host.waitFor(.pageFinished, after: mark)
         try await host.waitFor(.bridgeReady, after: mark)
@@ -88,7 +88,7 @@ struct LazyLoadingTests {
         try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v2" }
         try host.send(["command": "activate", "control": "hot.go"])
         try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v2" }
-        #expect(!host.typedEvents.contains { $0["control"]?["title"] == "v1" })
+        #expect(!host.events.contains { $0["control"]?["title"] == "v1" })
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

@@ -65,7 +65,7 @@ struct NavigationTests {
         func url(_ path: String) -> String { server.url + path }
 
         /// The number of events so far: wait for what comes after it.
-        var mark: Int { host.typedEvents.count }
+        var mark: Int { host.events.count }
 
         @discardableResult
         func next(
@@ -81,7 +81,7 @@ struct NavigationTests {
             try host.send(command)
             let deadline = Date().addingTimeInterval(10)
             while Date() < deadline {
-                if let result = host.typedEvents.dropFirst(mark).first(where: {
+                if let result = host.events.dropFirst(mark).first(where: {
                     AutomationEvent.Name.commandResults.contains(nameOf: $0)
                         && $0["command"]?.stringValue == command["command"]
                 }) {
@@ -133,7 +133,7 @@ struct NavigationTests {
 
         /// What happened after `mark`, one line per screen, visit, modal, control or command event.
         func trace(after mark: Int) -> String {
-            host.typedEvents.dropFirst(mark).compactMap { event -> String? in
+            host.events.dropFirst(mark).compactMap { event -> String? in
                 guard let name = HostProcess.name(of: event) else { return nil }
                 let control = event["control"]
                 /// A field as text (a string as itself).
@@ -160,7 +160,7 @@ struct NavigationTests {
 
         /// The screen changes (`screen.pushed`/`replaced`/`popped`) after `mark`, as "event stack depth path".
         func screenChanges(after mark: Int) -> [String] {
-            host.typedEvents.dropFirst(mark).compactMap { event in
+            host.events.dropFirst(mark).compactMap { event in
                 guard let name = HostProcess.name(of: event), AutomationEvent.Name.stackChanges.contains(name)
                 else { return nil }
                 let depth = event["depth"]?.intValue.map(String.init) ?? "?", stack = event["stack"]?.stringValue ?? "?"

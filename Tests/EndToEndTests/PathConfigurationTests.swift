@@ -49,18 +49,18 @@ struct PathConfigurationTests {
         #expect(host.standardError.contains("settings screen built for \(server.url("/settings"))"))
         // The web view never loaded /settings (the demo has no such page).
         #expect(
-            !host.typedEvents.contains {
+            !host.events.contains {
                 $0["url"]?.stringValue?.hasSuffix("/settings") == true && HostProcess.name(of: $0) == .pageCommitted
             })
 
         let picture = (try TemporaryDirectory.make("shot") as NSString).appendingPathComponent("native.png")
-        var mark = host.typedEvents.count
+        var mark = host.events.count
         try host.send(["command": "screenshot", "path": picture])
         try await host.waitFor(.commandOK, after: mark)
         #expect((try? FileManager.default.attributesOfItem(atPath: picture)[.size] as? Int) ?? 0 > 1000)
 
         // Back: the links page again, the plugin was told its screen is gone.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "back"])
         let popped = try await host.waitFor(.screenPopped, after: mark)
         #expect(popped["depth"] == 1 && popped["view"] == nil)
@@ -68,7 +68,7 @@ struct PathConfigurationTests {
         #expect(host.standardError.contains("settings screen destroyed"))
 
         // The `visit` command is routed by the same rules.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/settings")])
         let again = try await host.waitFor(.screenPushed, after: mark)
         #expect(again["view"] == "settings" && again["depth"] == 2)
@@ -109,7 +109,7 @@ struct PathConfigurationTests {
                 "--path-configuration", configuration,
             ])
         try await host.waitFor(.turboReady)
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/posts")])
         let pushed = try await host.waitFor(.screenPushed, after: mark)
         #expect(pushed["view"] == nil && pushed["depth"] == 2)
@@ -144,7 +144,7 @@ struct PathConfigurationTests {
         /// Pushes `path` with the `visit` command; returns the new depth.
         @discardableResult
         func push(_ path: String) async throws -> Int {
-            let mark = host.typedEvents.count
+            let mark = host.events.count
             try host.send(["command": "visit", "url": server.url(path)])
             let pushed = try await host.waitFor(.screenPushed, after: mark)
             try await host.waitFor(.pageTitle, after: mark)
@@ -158,7 +158,7 @@ struct PathConfigurationTests {
             where predicate: @escaping (JSON) -> Bool = { _ in true }
         ) async throws -> [JSON] {
             let encoded = proposal.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? proposal
-            let mark = host.typedEvents.count
+            let mark = host.events.count
             try host.send(["command": "visit", "url": server.url("\(page)?go=\(encoded)")])
             try await host.waitFor(.screenPushed, after: mark)
             let proposed = try await host.waitFor(.visitProposed, after: mark) {
@@ -170,7 +170,7 @@ struct PathConfigurationTests {
             } else {
                 try await Task.sleep(for: .milliseconds(600))
             }
-            return Array(host.typedEvents[mark...])
+            return Array(host.events[mark...])
         }
 
         static func screenEvents(_ events: [JSON]) -> [String] {
@@ -239,7 +239,7 @@ struct PathConfigurationTests {
         // replace_root: the proposal becomes the only screen; Back has nowhere to go.
         events = try await steps.propose("/menu?as=replace_root", until: .screenPushed) { $0["depth"] == 1 }
         #expect(Steps.screenEvents(events) == ["pushed 8 /button", "pushed 1 /menu?as=replace_root"])
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         try host.send(["command": "back"])
         #expect(
             (try await host.waitFor(.commandError, after: mark))["command"]
@@ -281,7 +281,7 @@ struct PathConfigurationTests {
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
 
         // New post: /posts/new is a modal (the demo's rule): its own window and stack over the index.
-        var mark = host.typedEvents.count
+        var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
         let presented = try await host.waitFor(.modalPresented, after: mark)
         #expect(presented["url"] == .string(server.url("/posts/new")))
@@ -291,7 +291,7 @@ struct PathConfigurationTests {
         #expect(first["depth"] == 1)
         // The modal's form owns the header bar the user acts in; the index's button is under it, kept.
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
-        #expect(!host.typedEvents[mark...].contains { HostProcess.name(of: $0) == .screenPopped })
+        #expect(!host.events[mark...].contains { HostProcess.name(of: $0) == .screenPopped })
 
         // A picture: the modal over the dimmed main window.
         let picture = (try TemporaryDirectory.make("shot") as NSString).appendingPathComponent("modal.png")
@@ -301,37 +301,37 @@ struct PathConfigurationTests {
         }
 
         // Inside the modal, a visit whose rule says `context: modal` pushes on the modal's stack; Back pops there.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/button?as=modal")])
         let pushed = try await host.waitFor(.screenPushed, after: mark)
         #expect(pushed["stack"] == "modal" && pushed["depth"] == 2)
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "back"])
         let popped = try await host.waitFor(.screenPopped, after: mark)
         #expect(popped["stack"] == "modal" && popped["depth"] == 1)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
 
         // Dismissed: the index is shown as it was, its button working.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "dismiss-modal"])
         let dismissed = try await host.waitFor(.modalDismissed, after: mark)
         #expect(dismissed["reason"] == "command")
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
         // Escape (a real key press in the modal) dismisses it as Cancel does.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor(.modalPresented, after: mark)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
         try await host.press("Escape", inWindowTitled: "New post")
         #expect((try await host.waitFor(.modalDismissed, after: mark))["reason"] == "cancel")
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "dismiss-modal"])
         #expect(
             (try await host.waitFor(.commandError, after: mark))["command"]
                 == "dismiss-modal")
         // The `visit` command is routed by the same rules as a link (upstream's `route(url)`): a modal again.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "visit", "url": server.url("/posts/new")])
         #expect(try await host.waitFor(.modalPresented, after: mark)["url"] == .string(server.url("/posts/new")))
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
@@ -342,13 +342,13 @@ struct PathConfigurationTests {
     @Test func savingTheModalFormDismissesItAndTheMainStackShowsThePost() async throws {
         let (server, host) = try await Self.startDemo()
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
-        var mark = host.typedEvents.count
+        var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor(.modalPresented, after: mark)
         #expect(try await Self.controls(host, ["form.submit"]) == ["form.submit"])
 
         // Save: the form answers 303 → /posts/1, a default-context visit: the modal goes, the main stack pushes.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "activate", "control": "form.submit"])
         let dismissed = try await host.waitFor(.modalDismissed, after: mark)
         #expect(dismissed["reason"] == "visit")
@@ -368,7 +368,7 @@ struct PathConfigurationTests {
         let (server, host) = try await Self.startDemo()
         // A modal whose page proposes /form?as=<presentation> once shown.
         let encoded = "%2Fform%3Fas%3D\(presentation)"
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         try host.send(["command": "navigate", "url": server.url("/posts?go=%2Fbutton%3Fas%3Dmodal%26go%3D\(encoded)")])
         let presented = try await host.waitFor(.modalPresented, after: mark)
         #expect(presented["url"]?.stringValue?.contains("/button?as=modal") == true)
@@ -418,7 +418,7 @@ struct PathConfigurationTests {
         #expect(loaded["rules"] == 6)
         try await host.waitFor(.turboReady)
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
-        var mark = host.typedEvents.count
+        var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor(.modalPresented, after: mark)
         #expect(host.standardError.contains("could not be fetched"))
@@ -436,7 +436,7 @@ struct PathConfigurationTests {
                 == true)
         try await host.waitFor(.turboReady)
         #expect(try await Self.controls(host, ["button.button-right"]) == ["button.button-right"])
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
         try await host.waitFor(.modalPresented, after: mark)
         try await RouteAndErrorScreenTests.quit(host)

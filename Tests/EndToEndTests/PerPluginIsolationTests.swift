@@ -50,7 +50,7 @@ struct PerPluginIsolationTests {
         try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "Granted" }
 
         // The sandboxed probe cannot read the home, even though the host runs every other plugin in process.
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         let page = server.url + "sandbox-probe.html?file=\(secret)&port=1&pid=\(host.pid)"
         try host.send(["command": "navigate", "url": page])
         let reply = try await host.waitFor(.bridgeSent, after: mark, timeout: 30) {

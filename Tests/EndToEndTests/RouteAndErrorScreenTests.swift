@@ -43,14 +43,14 @@ struct RouteAndErrorScreenTests {
     }
 
     static func events(_ host: HostProcess, named name: AutomationEvent.Name, after mark: Int) -> [JSON] {
-        Array(host.typedEvents[mark...].filter { HostProcess.name(of: $0) == name })
+        Array(host.events[mark...].filter { HostProcess.name(of: $0) == name })
     }
 
     /// The ids of the controls shown, once they are `expected` (or after 10 s).
     static func controls(_ host: HostProcess, settleOn expected: [String]) async throws -> [String] {
         let deadline = Date().addingTimeInterval(10)
         while true {
-            let mark = host.typedEvents.count
+            let mark = host.events.count
             try host.send(["command": "controls"])
             let answer = try await host.waitFor(.controls, after: mark)
             let shown = (answer["controls"]?.arrayValue ?? []).compactMap { $0["id"]?.stringValue }.sorted()
@@ -78,13 +78,13 @@ struct RouteAndErrorScreenTests {
         #expect(error["message"]?.stringValue?.contains("127.0.0.1:\(server.port) did not answer") == true)
 
         // Retry while the server is still down: the same screen shows the error again.
-        var mark = host.typedEvents.count
+        var mark = host.events.count
         try host.send(["command": "retry"])
         try await host.waitFor(.commandOK, after: mark) { $0["command"] == "retry" }
         error = try await host.waitFor(.screenError, after: mark)
         #expect(error["statusCode"] == 0)
         // Ctrl+R (a real key press) on an error screen retries too. The window is titled as the error screen.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try await host.press("ctrl+r", inWindowTitled: "Can't Reach the Server")
         error = try await host.waitFor(.screenError, after: mark)
         #expect(error["statusCode"] == 0)
@@ -92,14 +92,14 @@ struct RouteAndErrorScreenTests {
         // The server is back: F5 (a real key press, xdotool's XTEST) retries; the page loads into the same
         // screen and its components connect.
         try await server.start()
-        mark = host.typedEvents.count
+        mark = host.events.count
         try await host.press("F5", inWindowTitled: "Can't Reach the Server")
         try await host.waitFor(.pageCommitted, after: mark) { $0["url"]?.stringValue == server.url("/posts") }
         #expect(try await Self.controls(host, settleOn: ["button.button-right"]) == ["button.button-right"])
         #expect(Self.events(host, named: .screenPushed, after: mark).isEmpty)
 
         // Nothing left to retry.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "retry"])
         let refused = try await host.waitFor(.commandError, after: mark)
         #expect(refused["error"]?.stringValue?.contains("nothing to retry") == true)
@@ -115,7 +115,7 @@ struct RouteAndErrorScreenTests {
 
         // The server goes away; "New post" is a Turbo visit that cannot be fetched.
         server.stop()
-        var mark = host.typedEvents.count
+        var mark = host.events.count
         try host.send(["command": "activate", "control": "button.button-right"])
         let pushed = try await host.waitFor(.screenPushed, after: mark)
         #expect(pushed["depth"] == 2)
@@ -125,14 +125,14 @@ struct RouteAndErrorScreenTests {
 
         // Back on: refresh (Ctrl+R, F5, `reload`) on an error screen retries its visit, in the same screen.
         try await server.start()
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "reload"])
         try await host.waitFor(.pageCommitted, after: mark) { $0["url"]?.stringValue == server.url("/posts/new") }
         #expect(try await Self.controls(host, settleOn: ["form.submit"]) == ["form.submit"])
         #expect(Self.events(host, named: .screenPushed, after: mark).isEmpty)
 
         // Back returns to the index with its button.
-        mark = host.typedEvents.count
+        mark = host.events.count
         try host.send(["command": "back"])
         let popped = try await host.waitFor(.screenPopped, after: mark)
         #expect(popped["depth"] == 1)
@@ -152,7 +152,7 @@ struct RouteAndErrorScreenTests {
         // The window's title is the error's, not the previous page's.
         try await host.waitFor(.windowTitle) { $0["title"] == "Page Not Found" }
 
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         try host.send(["command": "back"])
         let popped = try await host.waitFor(.screenPopped, after: mark)
         #expect(popped["depth"] == 1)
@@ -188,7 +188,7 @@ struct RouteAndErrorScreenTests {
             try await Task.sleep(for: .milliseconds(500))
             #expect(
                 !host.events(named: .pageCommitted).contains { $0["bridged"] == false })
-            let depths = host.typedEvents.filter { AutomationEvent.Name.screenEvents.contains(nameOf: $0) }
+            let depths = host.events.filter { AutomationEvent.Name.screenEvents.contains(nameOf: $0) }
             #expect(depths.last?["depth"] == 1, "link \(id): \(depths)")
             #expect(depths.last?["url"]?.stringValue?.hasPrefix(server.url("/links")) == true)
             try await Self.quit(host)

@@ -46,7 +46,7 @@ struct SandboxTests {
             page: page, arguments: ["--plugins", plugins] + arguments,
             environment: ["HOME": home, "XDG_DATA_HOME": (home as NSString).appendingPathComponent(".local/share")])
         try await host.waitFor(.hostReady, timeout: 60)
-        let mark = host.typedEvents.count
+        let mark = host.events.count
         try host.send(["command": "navigate", "url": "\(page)?file=\(secret)&port=\(port)&pid=\(host.pid)"])
         let reply = try await host.waitFor(.bridgeSent, after: mark, timeout: 30)
         let data = reply["message"]?["data"] ?? [:]

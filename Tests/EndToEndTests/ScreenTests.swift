@@ -28,7 +28,7 @@ struct ScreenTests {
         func url(_ path: String) -> String { server.url + path }
 
         /// The number of events so far: wait for what comes after it.
-        var mark: Int { host.typedEvents.count }
+        var mark: Int { host.events.count }
 
         /// The first event named `name` after `mark` that satisfies `predicate`.
         @discardableResult
@@ -91,7 +91,7 @@ struct ScreenTests {
         try app.host.send(["command": "activate", "control": "button.button-right"])
         let refused = try await app.next(.commandError, after: mark)
         #expect(refused["error"]?.stringValue?.contains("no native control") == true)
-        #expect(app.host.typedEvents[mark...].contains { HostProcess.name(of: $0) == .bridgeSent } == false)
+        #expect(app.host.events[mark...].contains { HostProcess.name(of: $0) == .bridgeSent } == false)
 
         // Save: the form posts, the server answers 303 → /posts/1, Turbo proposes it: a third screen, no controls.
         mark = app.mark
@@ -190,7 +190,7 @@ struct ScreenTests {
         #expect(resume["action"] == "advance")
         try await Task.sleep(for: .milliseconds(500))
         #expect(
-            app.host.typedEvents[mark...].filter { AutomationEvent.Name.screenEvents.contains(nameOf: $0) }.count == 1)
+            app.host.events[mark...].filter { AutomationEvent.Name.screenEvents.contains(nameOf: $0) }.count == 1)
 
         // Done (→ /recede_historical_location): the screen that asked pops.
         mark = app.mark
@@ -209,10 +209,10 @@ struct ScreenTests {
             Self.path($0) == "/posts/1?then=refresh"
         }
         #expect(
-            app.host.typedEvents[mark...].filter { AutomationEvent.Name.screenEvents.contains(nameOf: $0) }.count == 1)
+            app.host.events[mark...].filter { AutomationEvent.Name.screenEvents.contains(nameOf: $0) }.count == 1)
         // None of the routes was ever shown as a page.
         #expect(
-            !app.host.typedEvents.contains {
+            !app.host.events.contains {
                 (Self.path($0) ?? "").hasSuffix("_historical_location")
                     && AutomationEvent.Name.screenEvents.contains(nameOf: $0)
             })
@@ -239,7 +239,7 @@ extension ScreenTests {
         try await Task.sleep(for: .milliseconds(300))
         let changes: [AutomationEvent.Name] = [.screenPushed, .screenReplaced, .screenPopped]
         #expect(
-            app.host.typedEvents[mark...].filter { HostProcess.name(of: $0).map(changes.contains) == true }.count == 1)
+            app.host.events[mark...].filter { HostProcess.name(of: $0).map(changes.contains) == true }.count == 1)
         #expect(try await app.controls(settleOn: []) == [])
         try await app.stop()
     }

@@ -60,7 +60,7 @@ struct ScreenshotTests {
         var sizes: [[Int]] = []
         for shot in 1...10 {
             let path = folder + "/\(shot).png"
-            let mark = host.typedEvents.count
+            let mark = host.events.count
             try host.send(["command": "screenshot", "path": path])
             try await host.waitFor(.commandOK, after: mark) { $0["command"] == "screenshot" }
             let size = try SingleInstanceTests.pictureSize(path)

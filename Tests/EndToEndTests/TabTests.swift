@@ -39,7 +39,7 @@ struct TabTests {
             return App(server: server, host: host)
         }
 
-        var mark: Int { host.typedEvents.count }
+        var mark: Int { host.events.count }
 
         /// The HTML pages the server served so far, by path.
         func requests() async throws -> [String: Int] {
@@ -201,7 +201,7 @@ struct TabTests {
             let selected = try await app.host.waitFor(.tabSelected, after: mark)
             let shown = try await app.host.waitFor(.tabShown, after: mark)
             #expect(shown["index"] == .number(Double(index)) && selected["index"] == shown["index"])
-            let order = app.host.typedEvents[mark...].compactMap(HostProcess.name(of:))
+            let order = app.host.events[mark...].compactMap(HostProcess.name(of:))
             let selectedAt = try #require(order.firstIndex(of: .tabSelected))
             #expect(try #require(order.firstIndex(of: .tabShown)) > selectedAt, "a tab is shown after it is selected")
             guard case .number(let milliseconds)? = shown["milliseconds"] else {

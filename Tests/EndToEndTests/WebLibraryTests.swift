@@ -85,7 +85,7 @@ struct WebLibraryTests {
         try host.send(["command": "quit"])
         let status = try await host.waitForExit()
         #expect(status == 0, "strada-host exit status for \(page.rawValue)")
-        return Run(title: verdict["title"]?.stringValue ?? "", events: host.typedEvents)
+        return Run(title: verdict["title"]?.stringValue ?? "", events: host.events)
     }
 
     @Test("The page's checks pass in the real engine", arguments: Page.allCases)

@@ -73,13 +73,13 @@ struct AutomationReplayTests {
         socket.send(.toast(message: "after"), line: AutomationEvent.toast(message: "after").line)
 
         try await Task.detached { _ = try late.read(until: .toast) }.value
-        let lateEvents = late.typedEvents
+        let lateEvents = late.events
         #expect(lateEvents.map(HostProcess.name(of:)) == [.hostReady, .pathConfigurationLoaded, .screenPushed, .toast])
         #expect(lateEvents.dropLast().allSatisfy { $0["replayed"] == true }, "the greeting is marked")
         #expect(lateEvents.last?["message"] == "after" && lateEvents.last?["replayed"] == nil)
 
         try await Task.detached { _ = try early.read(until: .toast) { $0["message"] == "after" } }.value
-        let earlyEvents = early.typedEvents
+        let earlyEvents = early.events
         #expect(
             earlyEvents.map(HostProcess.name(of:)) == [
                 .hostReady, .screenPushed, .pathConfigurationLoaded, .toast, .toast,

@@ -11,8 +11,8 @@ import Glibc
 public final class AutomationSocketClient: @unchecked Sendable {  // used from one task at a time
     private let fd: Int32
     private var buffer: [UInt8] = []
-    /// Every event read so far, in order, read with the host's own types (as ``HostProcess/typedEvents``).
-    package private(set) var typedEvents: [JSON] = []
+    /// Every event read so far, in order, read with the host's own types (as ``HostProcess/events``).
+    package private(set) var events: [JSON] = []
 
     /// Connects to `path`, trying again until the socket is there (at most `timeout` seconds).
     public init(path: String, timeout: Double = 20) throws {
@@ -50,14 +50,14 @@ public final class AutomationSocketClient: @unchecked Sendable {  // used from o
     }
 
     /// Reads events until one named `name` (an ``AutomationEvent/Name``) matching `predicate` arrives (every
-    /// event read is kept in ``typedEvents``), and returns it. Throws `HostProcess.Timeout` when the socket stays
+    /// event read is kept in ``events``), and returns it. Throws `HostProcess.Timeout` when the socket stays
     /// silent or closes.
     @discardableResult
     package func read(until name: AutomationEvent.Name, where predicate: (JSON) -> Bool = { _ in true }) throws -> JSON
     {
         while true {
             guard let event = try nextEvent() else {
-                throw HostProcess.Timeout(waitingFor: name.rawValue, seen: typedEvents.map(\.description))
+                throw HostProcess.Timeout(waitingFor: name.rawValue, seen: events.map(\.description))
             }
             if HostProcess.name(of: event) == name, predicate(event) { return event }
         }
@@ -70,7 +70,7 @@ public final class AutomationSocketClient: @unchecked Sendable {  // used from o
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
                 let event = try JSON(parsing: line)
-                typedEvents.append(event)
+                events.append(event)
                 return event
             }
             var chunk = [UInt8](repeating: 0, count: 65536)

@@ -157,7 +157,7 @@ public final class HostProcess: Sendable {
     /// StradaAutomation writes), the event object StradaCore's ``JSON`` (`event["control"]?["title"] == "Save"`).
     /// Each line is parsed once (waits poll this every 20 ms, and a page sending megabyte messages makes megabyte
     /// events: parsing them all again at each poll starved the host). A mark is a count of these.
-    package var typedEvents: [JSON] { parsed.update(from: lines) { try? JSON(parsing: $0) } }
+    package var events: [JSON] { parsed.update(from: lines) { try? JSON(parsing: $0) } }
 
     /// The name of an event read as ``JSON``.
     package static func name(of event: JSON) -> AutomationEvent.Name? {
@@ -166,7 +166,7 @@ public final class HostProcess: Sendable {
 
     /// The events so far named `name`.
     package func events(named name: AutomationEvent.Name) -> [JSON] {
-        typedEvents.filter { Self.name(of: $0) == name }
+        events.filter { Self.name(of: $0) == name }
     }
 
     /// Waits for the first event `name` satisfying `where`, among the events from index `mark` on (the number of
@@ -177,7 +177,7 @@ public final class HostProcess: Sendable {
         where predicate: (JSON) -> Bool = { _ in true }
     ) async throws -> JSON {
         try await wait(for: name.rawValue, after: mark, timeout: timeout) {
-            Self.match(typedEvents, after: mark, occurrence: occurrence) { Self.name(of: $0) == name && predicate($0) }
+            Self.match(events, after: mark, occurrence: occurrence) { Self.name(of: $0) == name && predicate($0) }
         }
     }
 
