@@ -35,7 +35,35 @@ struct ForwardedMessagesTests {
         #expect(lookUp(forwarded, 1, "") == nil)
     }
 
-    @Test func onlyTheLatestFewAreRemembered() throws {
+    /// 20,000 messages sent at once, answered in order: every reply is known (with the last 16 remembered,
+    /// nearly all of a burst's replies were parsed again).
+    @Test func aBurstsRepliesAreAllKnown() throws {
+        let forwarded = ForwardedMessages()
+        let sent = try (0..<20_000).map { try message(String($0)) }
+        for (wire, message) in sent { forwarded.remember(instance: 1, wire: wire, message: message) }
+        let known = sent.filter { lookUp(forwarded, 1, $0.wire)?.id == $0.message.id }
+        #expect(known.count == sent.count)
+        // Each is taken once: the same text again is parsed.
+        #expect(lookUp(forwarded, 1, sent[0].wire) == nil)
+    }
+
+    /// A reply takes the oldest match; the messages of its length sent before it go (their replies, if any come
+    /// later, are parsed), those of other lengths and other instances stay.
+    @Test func aReplyTakesItsMessageAndTheUnansweredOnesBeforeIt() throws {
+        let forwarded = ForwardedMessages()
+        let a = try message("a"), b = try message("b"), long = try message("c", data: #"{"n":1}"#)
+        let other = try message("d")
+        forwarded.remember(instance: 1, wire: a.wire, message: a.message)
+        forwarded.remember(instance: 1, wire: long.wire, message: long.message)
+        forwarded.remember(instance: 2, wire: other.wire, message: other.message)
+        forwarded.remember(instance: 1, wire: b.wire, message: b.message)
+        #expect(lookUp(forwarded, 1, b.wire)?.id == "b")
+        #expect(lookUp(forwarded, 1, a.wire) == nil)
+        #expect(lookUp(forwarded, 1, long.wire)?.id == "c")
+        #expect(lookUp(forwarded, 2, other.wire)?.id == "d")
+    }
+
+    @Test func pastTheLimitTheOldestAreForgotten() throws {
         let forwarded = ForwardedMessages()
         let oldest = try message("0")
         forwarded.remember(instance: 1, wire: oldest.wire, message: oldest.message)
@@ -44,7 +72,7 @@ struct ForwardedMessagesTests {
             forwarded.remember(instance: 1, wire: next.wire, message: next.message)
         }
         #expect(lookUp(forwarded, 1, oldest.wire) == nil)
-        let newest = try message(String(ForwardedMessages.maxCount))
-        #expect(lookUp(forwarded, 1, newest.wire) != nil)
+        let next = try message("1")  // the oldest left, of the same length
+        #expect(lookUp(forwarded, 1, next.wire)?.id == "1")
     }
 }
