@@ -39,14 +39,12 @@ extension Navigator {
         case .proposal(let number):
             window.perform(.visitProposal(number, action))
         case .fresh(let location):
-            if top?.hasTurbo == true {
-                window.perform(.visit(location, action))
-            } else if action == .replace {
+            guard top?.hasTurbo != true else { return window.perform(.visit(location, action)) }
+            pending = .coldLoad
+            if action == .replace {
                 // The page's own location.replace: the replaced document leaves history, as the screen does.
-                pending = .coldLoad
                 window.perform(.replaceLocation(location))
             } else {
-                pending = .coldLoad
                 window.load(url: location)
             }
         }

@@ -22,7 +22,6 @@ package final class PluginWorker {
     private var input = WorkerStreamReader(limit: WorkerMessage.limits.maxBytes)
     /// What each read lands in, allocated once (not 1 MiB cleared again for every read).
     private var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    private var source: (any DispatchSourceRead)?
 
     /// Loads `file` and says hello, or prints the error and exits 1.
     /// The environment variable the host passes its codec settings to the worker in (JSON).
@@ -52,12 +51,7 @@ package final class PluginWorker {
         }
         // Not dispatchMain(): it parks the main thread and drains the main queue elsewhere, and plugins are
         // promised the main thread.
-        WorkerMainLoop.run(
-            input: 0, onInput: { keepAlive?.readInput() },
-            fallback: {
-                MainActor.assumeIsolated { keepAlive?.start() }
-                while true { _ = RunLoop.main.run(mode: .default, before: .distantFuture) }
-            })
+        WorkerMainLoop.run(input: 0) { keepAlive?.readInput() }
     }
 
     private static var keepAlive: PluginWorker?
@@ -79,13 +73,6 @@ package final class PluginWorker {
 
     init(plugin: LoadedPlugin) {
         self.plugin = plugin
-    }
-
-    private func start() {
-        let source = DispatchSource.makeReadSource(fileDescriptor: 0, queue: .main)
-        source.setEventHandler { [weak self] in MainActor.assumeIsolated { self?.readInput() } }
-        source.resume()
-        self.source = source
     }
 
     /// Ends the worker when the host is gone. Its stdin reaching end of file says so only when no other

@@ -14,19 +14,18 @@ enum WorkerMainLoop {
     private typealias Handle = @convention(c) () -> Int32
     private typealias Drain = @convention(c) (UnsafeMutableRawPointer?) -> Void
 
-    /// libdispatch's main-queue hooks (the ones CoreFoundation's run loop uses): the descriptor that becomes
-    /// readable when the main queue has work, and the call that runs it. `nil` when this libdispatch has none.
-    private static let hooks: (handle: Handle, drain: Drain)? = {
+    /// libdispatch's main-queue hooks (the ones CoreFoundation's run loop and the host's GLib loop use): the
+    /// descriptor that becomes readable when the main queue has work, and the call that runs it. Swift's
+    /// libdispatch on Linux always exports them; they are looked up because this library declares no C module.
+    private static let hooks: (handle: Handle, drain: Drain) = {
         guard let handle = dlsym(nil, "_dispatch_get_main_queue_handle_4CF"),
             let drain = dlsym(nil, "_dispatch_main_queue_callback_4CF")
-        else { return nil }
+        else { fatalError("worker: this libdispatch has no main-queue hooks") }
         return (unsafeBitCast(handle, to: Handle.self), unsafeBitCast(drain, to: Drain.self))
     }()
 
     /// Runs forever: `onInput` when `input` is readable (it reads it), the main queue's work when there is some.
-    /// Without libdispatch's hooks, `fallback` (a dispatch read source and the run loop) runs instead.
-    static func run(input: Int32, onInput: @MainActor () -> Void, fallback: () -> Never) -> Never {
-        guard let hooks else { fallback() }
+    static func run(input: Int32, onInput: @MainActor () -> Void) -> Never {
         let queue = hooks.handle()
         let readable = Int16(POLLIN)
         var fds = [pollfd(fd: input, events: readable, revents: 0), pollfd(fd: queue, events: readable, revents: 0)]
