@@ -44,6 +44,38 @@ package final class IsolatedPlugins: ReloadablePluginSet {
 }
 
 extension IsolatedPlugin: ReloadablePlugin {
+    /// `--isolate --watch`: a new build of the plugin, at `file` (a staged copy of ``path``), replaces the
+    /// running one. A new worker loads it next to the one serving; once it has said hello the old worker stops
+    /// and every live component is brought back in the new one (new instance, page lifecycle, every cached
+    /// message replayed), and a disabled plugin is enabled again. If it does not load (error, crash, no hello in
+    /// ``helloTimeout`` s), the old worker keeps serving. A plugin without a worker yet (declared, or broken when
+    /// first needed) gets its first worker on the new build, which serves from then on; if that does not load,
+    /// the plugin stays as it was. `completion` gets the names of the live components brought back, or the error.
+    /// Nothing here waits on the main thread.
+    package func reload(
+        from file: String, completion: @escaping @MainActor (_ names: [String]?, _ error: PluginLoadError?) -> Void
+    ) {
+        // A first use adopted a build still loading: the newer one gets its instances instead.
+        var adopted = false
+        if let pending, case .reload(_, let earlier) = pending.purpose {
+            self.pending = nil
+            adopted = connection === pending.connection
+            if adopted { connection = nil }
+            pending.connection.kill()
+            earlier(
+                nil, PluginLoadError(path: path, reason: "replaced by a newer build before it loaded", remedy: "none"))
+        }
+        do throws(PluginLoadError) { try spawn(.reload(file: file, completion), file: file) } catch {
+            completion(nil, error)
+            if adopted { reloadFailedAfterAdoption() }
+            return
+        }
+        if adopted, let pending {
+            connection = pending.connection
+            bringBack(excludingLastDelivered: false)
+        }
+    }
+
     /// The new build loads in a new worker while the old one serves, which stops once the new one has loaded; the
     /// live components are brought back with every cached message. A plugin disabled after a bad build comes back.
     package func reload(
