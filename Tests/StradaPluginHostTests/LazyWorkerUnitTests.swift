@@ -47,19 +47,22 @@ struct LazyWorkerUnitTests {
 
     // MARK: A worker only when first needed
 
-    /// A launcher whose "worker" notes each start in `starts`, reads one line, says `hello`, and answers an `add`
-    /// call with 42 (only if that line was the call: it was sent before the hello).
+    /// A launcher whose "worker" notes each start in `starts`; for a file whose name contains "broken" it exits
+    /// with status 3 (it crashed while loading); otherwise it says `hello`, then answers each `add` call it reads
+    /// with 42 (the first call starts the worker: it was sent before the hello).
     static func launcher(starts: String, hello: WorkerMessage) -> PluginProcessLauncher {
         let result = WorkerMessage.callResult(call: 1, result: .number(42), error: nil).line
         let script = """
             echo started >> '\(starts)'
-            read -r line
+            case "$1" in *broken*) exit 3;; esac
             printf '%s\\n' '\(hello.line)'
-            if printf '%s' "$line" | grep -q '"action":"add"'; then printf '%s\\n' '\(result)'; fi
-            cat > /dev/null
+            while read -r line; do
+              if printf '%s' "$line" | grep -q '"action":"add"'; then printf '%s\\n' '\(result)'; fi
+            done
             """
         return PluginProcessLauncher(
-            executable: "/bin/sh", probeArguments: { _ in [] }, workerArguments: { _, _ in ["-c", script] })
+            executable: "/bin/sh", probeArguments: { _ in [] },
+            workerArguments: { file, _ in ["-c", script, "sh", file] })
     }
 
     static func starts(_ file: String) -> Int {
@@ -116,5 +119,60 @@ struct LazyWorkerUnitTests {
         #expect(again?.hasSuffix("; try again once it serves") == true)
         #expect(failures.count == 1)
         #expect(Self.starts(starts) == 1)
+    }
+
+    static let goodHello = WorkerMessage.hello(
+        id: "dev.test.fake", version: "1.2.0", abi: "1.0", components: ["fake", "other"])
+
+    static func reload(_ plugin: IsolatedPlugin, from file: String) async -> ([String]?, PluginLoadError?) {
+        await withCheckedContinuation { continuation in
+            plugin.reload(from: file) { names, error in continuation.resume(returning: (names, error)) }
+        }
+    }
+
+    @Test func aFirstWorkerThatCrashesWhileLoadingIsReportedWithItsStatus() async throws {
+        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
+        let plugin = IsolatedPlugin.declared(
+            Self.declared, file: "/staged/libfake-broken.so",
+            launcher: Self.launcher(starts: starts, hello: Self.goodHello),
+            logger: Logger(label: "t"))
+        defer { plugin.shutdown() }
+        var failures: [PluginLoadError] = []
+        plugin.onEvent = { event in
+            if case .loadFailed(let error) = event { failures.append(error) }
+        }
+        let (_, error) = await Self.call(plugin, "add")
+        #expect(error == "plugin dev.test.fake: it failed to load when first needed")
+        #expect(
+            failures
+                == [
+                    PluginLoadError(
+                        path: "/plugins/libfake.so", reason: "its worker process exited while loading it (status 3)",
+                        remedy: "fix or remove the plugin")
+                ])
+    }
+
+    /// `--watch`: a new build of a plugin without a worker is loaded in a worker (its validation); a broken one
+    /// leaves the plugin declared, a good one's worker serves from then on.
+    @Test func aNewBuildOfADeclaredPluginIsValidatedInItsFirstWorker() async throws {
+        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
+        let plugin = IsolatedPlugin.declared(
+            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: Self.goodHello),
+            logger: Logger(label: "t"))
+        defer { plugin.shutdown() }
+        let (none, refused) = await Self.reload(plugin, from: "/staged/2-libfake-broken.so")
+        #expect(none == nil)
+        #expect(refused?.reason == "its worker process exited while loading it (status 3)")
+        #expect(refused?.remedy == "fix or remove the plugin; the previous build is started when first needed")
+        #expect(plugin.waitingForFirstUse)
+
+        let (names, error) = await Self.reload(plugin, from: "/staged/3-libfake.so")
+        #expect(names == [] && error == nil, "\(String(describing: error))")
+        #expect(!plugin.waitingForFirstUse)
+        #expect(plugin.refusal == nil)
+        // The new build's worker serves: a call goes to it, and no other worker starts.
+        let (result, _) = await Self.call(plugin, "add")
+        #expect(result == .number(42))
+        #expect(Self.starts(starts) == 2)
     }
 }
