@@ -13,6 +13,10 @@ import Testing
 @Suite(.temporaryDirectories)
 @MainActor
 struct LazyWorkerUnitTests {
+    /// A message to a worker that died while loading meets a closed pipe: the host runs with `SIGPIPE` ignored (it
+    /// is in the `SigIgn` of a running `strada-host`, set by the libraries it links), so this test process does too.
+    init() { signal(SIGPIPE, SIG_IGN) }
+
     static let declared = DeclaredPlugin(
         path: "/plugins/libfake.so", id: "dev.test.fake", version: "1.2.0", componentNames: ["fake", "other"],
         probed: false)
@@ -49,15 +53,21 @@ struct LazyWorkerUnitTests {
 
     /// A launcher whose "worker" notes each start in `starts`; for a file whose name contains "broken" it exits
     /// with status 3 (it crashed while loading); otherwise it says `hello`, then answers each `add` call it reads
-    /// with 42 (the first call starts the worker: it was sent before the hello).
+    /// with 42, and each heartbeat (the first call starts the worker: it was sent before the hello).
     static func launcher(starts: String, hello: WorkerMessage) -> PluginProcessLauncher {
-        let result = WorkerMessage.callResult(call: 1, result: .number(42), error: nil).line
+        let result = WorkerMessage.callResult(call: 999_999, result: .number(42), error: nil).line
+            .split(separator: "999999", omittingEmptySubsequences: false)
         let script = """
             echo started >> '\(starts)'
             case "$1" in *broken*) exit 3;; esac
             printf '%s\\n' '\(hello.line)'
             while read -r line; do
-              if printf '%s' "$line" | grep -q '"action":"add"'; then printf '%s\\n' '\(result)'; fi
+              case "$line" in
+                *'"action":"add"'*)
+                  call=$(printf '%s' "$line" | sed -n 's/.*"call":\\([0-9]*\\).*/\\1/p')
+                  printf '%s\\n' '\(result[0])'"$call"'\(result[1])';;
+                *'"op":"ping"'*) printf '%s\\n' '\(WorkerMessage.pong.line)';;
+              esac
             done
             """
         return PluginProcessLauncher(
@@ -173,6 +183,76 @@ struct LazyWorkerUnitTests {
         // The new build's worker serves: a call goes to it, and no other worker starts.
         let (result, _) = await Self.call(plugin, "add")
         #expect(result == .number(42))
+        #expect(Self.starts(starts) == 2)
+    }
+
+    /// Waits (on the main actor, so workers' lines are handled meanwhile) until `value()` is not `nil`.
+    static func eventually<T>(_ value: () -> T?) async -> T {
+        while true {
+            if let value = value() { return value }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Starts a reload of `plugin` from `file`, and in the same turn calls `add` (`callFirst`: the other way round),
+    /// so one comes while the other's worker loads; returns both outcomes.
+    static func reloadAndCall(_ plugin: IsolatedPlugin, from file: String, callFirst: Bool = false) async -> (
+        reload: ([String]?, PluginLoadError?), call: (JSON?, String?)
+    ) {
+        var reloaded: ([String]?, PluginLoadError?)?
+        var called: (JSON?, String?)?
+        if callFirst { plugin.call(action: "add", arguments: []) { called = ($0, $1) } }
+        plugin.reload(from: file) { reloaded = ($0, $1) }
+        if !callFirst { plugin.call(action: "add", arguments: []) { called = ($0, $1) } }
+        return (await eventually { reloaded }, await eventually { called })
+    }
+
+    /// A first use while a new build of a plugin without a worker is loading adopts that build's worker: what it
+    /// sends waits for that hello, and no second worker starts.
+    @Test func aFirstUseWhileANewBuildLoadsIsServedByIt() async throws {
+        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
+        let plugin = IsolatedPlugin.declared(
+            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: Self.goodHello),
+            logger: Logger(label: "t"))
+        defer { plugin.shutdown() }
+        let ((names, error), (result, _)) = await Self.reloadAndCall(plugin, from: "/staged/2-libfake.so")
+        #expect(names == [] && error == nil, "\(String(describing: error))")
+        #expect(result == .number(42))
+        #expect(Self.starts(starts) == 1)
+    }
+
+    /// If that new build does not load, the build the plugin was declared with is started for the page instead.
+    @Test func aFirstUseAdoptingANewBuildThatFailsFallsBackToThePreviousBuild() async throws {
+        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
+        let plugin = IsolatedPlugin.declared(
+            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: Self.goodHello),
+            logger: Logger(label: "t"))
+        defer { plugin.shutdown() }
+        let ((names, error), (_, callError)) = await Self.reloadAndCall(plugin, from: "/staged/2-libfake-broken.so")
+        #expect(names == nil && error?.reason == "its worker process exited while loading it (status 3)")
+        // The call went to the build that failed: it is answered with why.
+        #expect(callError == "plugin dev.test.fake: its new build did not load")
+        let (result, _) = await Self.call(plugin, "add")
+        #expect(result == .number(42), "the previous build serves")
+        #expect(!plugin.waitingForFirstUse && plugin.refusal == nil)
+        #expect(Self.starts(starts) == 2)
+    }
+
+    /// A new build arriving while a first use's worker loads replaces it: the call made for that first use is
+    /// answered with why, and the new build serves.
+    @Test func aNewBuildArrivingWhileAFirstWorkerLoadsReplacesIt() async throws {
+        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
+        let plugin = IsolatedPlugin.declared(
+            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: Self.goodHello),
+            logger: Logger(label: "t"))
+        defer { plugin.shutdown() }
+        let ((names, error), (_, callError)) = await Self.reloadAndCall(
+            plugin, from: "/staged/2-libfake.so", callFirst: true)
+        #expect(names == [] && error == nil, "\(String(describing: error))")
+        #expect(callError == "plugin dev.test.fake: a new build replaced it before it answered")
+        let (result, _) = await Self.call(plugin, "add")
+        #expect(result == .number(42))
+        #expect(!plugin.waitingForFirstUse && plugin.refusal == nil)
         #expect(Self.starts(starts) == 2)
     }
 }

@@ -11,10 +11,15 @@ extension IsolatedPlugin {
         wake(for: "action \(action)")
         let number = nextCall
         nextCall += 1
-        guard connection != nil, pending?.connection !== connection || startingOnFirstUse,
-            send(.call(call: number, action: action, arguments: arguments))
-        else {
+        guard let connection, pending?.connection !== connection || startingOnFirstUse else {
             if let refusal { return completion(nil, "\(refusal); try again once it serves") }
+            return completion(nil, "plugin \(id) is restarting; try again once it serves")
+        }
+        // A first worker that ended already while loading fails the call with why, once its end is handled.
+        guard
+            send(.call(call: number, action: action, arguments: arguments))
+                || (startingOnFirstUse && !connection.acceptsInput)
+        else {
             return completion(nil, "plugin \(id) is restarting; try again once it serves")
         }
         calls[number] = completion

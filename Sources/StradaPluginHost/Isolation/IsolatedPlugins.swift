@@ -55,15 +55,28 @@ extension IsolatedPlugin: ReloadablePlugin {
     package func reload(
         from file: String, completion: @escaping @MainActor (_ names: [String]?, _ error: PluginLoadError?) -> Void
     ) {
-        // A first use adopted a build still loading: the newer one gets its instances instead.
+        // A worker still loading for a page's first use (its own, or an earlier build it adopted) gives way: this
+        // build gets the page's instances.
         var adopted = false
-        if let pending, case .reload(_, let earlier) = pending.purpose {
-            self.pending = nil
-            adopted = connection === pending.connection
-            if adopted { connection = nil }
-            pending.connection.kill()
-            earlier(
-                nil, PluginLoadError(path: path, reason: "replaced by a newer build before it loaded", remedy: "none"))
+        if let pending {
+            switch pending.purpose {
+            case .reload(_, let earlier):
+                self.pending = nil
+                adopted = connection === pending.connection
+                pending.connection.kill()
+                earlier(
+                    nil,
+                    PluginLoadError(path: path, reason: "replaced by a newer build before it loaded", remedy: "none"))
+            case .firstUse:
+                self.pending = nil
+                adopted = true
+                pending.connection.kill()
+            case .start, .restart: break
+            }
+        }
+        if adopted {
+            connection = nil
+            failCalls("a new build replaced it before it answered")
         }
         do throws(PluginLoadError) { try spawn(.reload(file: file, completion), file: file) } catch {
             completion(nil, error)
