@@ -253,6 +253,7 @@ struct LazyWorkerUnitTests {
         let (result, _) = await Self.call(plugin, "add")
         #expect(result == .number(42))
         #expect(!plugin.waitingForFirstUse && plugin.refusal == nil)
-        #expect(Self.starts(starts) == 2)
+        // The replaced worker may be killed before its first line runs: no more than the two were started.
+        #expect((1...2).contains(Self.starts(starts)))
     }
 }
