@@ -43,8 +43,8 @@ extension IsolatedPlugin {
         return plugin
     }
 
-    /// Whether it has no worker yet and none is starting (`plugin list` and tests: no process runs for it).
-    package var waitingForFirstUse: Bool {
+    /// Whether it is declared and no worker runs for it, nor is starting.
+    var waitingForFirstUse: Bool {
         if case .declared = lazy { connection == nil } else { false }
     }
 
