@@ -9,27 +9,42 @@ import StradaPluginHost
 // MARK: Plugins: loading, isolated workers, hot reload
 
 extension HostSession {
-    /// The plugin files that run in a worker (see ``HostPlugins/plan(_:)``): one worker process each, all
-    /// started at once; a plugin that does not load within ``IsolatedPlugin/helloTimeout`` (its entry point
-    /// hangs) is one error line, and the host starts without it. Under `--watch` (`staging`), each worker loads a
-    /// staged copy, never the watched file.
+    /// The plugin files that run in a worker (see ``HostPlugins/plan(_:)``), in load order, each with how it is
+    /// declared (``PluginRegistry/declarations(ofIsolated:)``). A declared plugin is announced from its declaration
+    /// and gets its worker when first needed; every other one gets its worker now, all started at once, and one
+    /// that does not load within ``IsolatedPlugin/helloTimeout`` (its entry point hangs) is one error line, and
+    /// the host starts without it. Under `--watch` (`staging`), each worker loads a staged copy, never the watched
+    /// file.
     static func startWorkers(
-        _ paths: [String], staging: PluginRegistry?, launcher: PluginProcessLauncher, logger: Logger
+        _ paths: [String], declarations: [DeclaredPlugin.Declaration], staging: PluginRegistry?,
+        launcher: PluginProcessLauncher, logger: Logger
     ) -> PluginLoadReport {
         var report = PluginLoadReport()
+        // In load order: a declared plugin, or `nil` for the next one started below.
+        var slots: [IsolatedPlugin?] = []
         var files: [(path: String, file: String?)] = []
-        for path in paths {
+        for (path, declaration) in zip(paths, declarations) {
+            let file: String?
             switch staging?.stage(path) {
             case .failure(let error)?:
                 logger.error("\(error.description)")
                 report.errors.append(error)
-            case .success(let staged)?: files.append((path, staged.path))
-            case nil: files.append((path, nil))
+                continue
+            case .success(let staged)?: file = staged.path
+            case nil: file = nil
+            }
+            if case .declared(let declared) = declaration {
+                slots.append(IsolatedPlugin.declared(declared, file: file, launcher: launcher, logger: logger))
+            } else {
+                slots.append(nil)
+                files.append((path, file))
             }
         }
-        guard !files.isEmpty else { return report }
+        var started =
+            files.isEmpty ? [][...] : IsolatedPlugin.start(files, launcher: launcher, logger: logger)[...]
         var owners: [String: String] = [:]
-        for outcome in IsolatedPlugin.start(files, launcher: launcher, logger: logger) {
+        for slot in slots {
+            guard let outcome = slot.map({ .success($0) }) ?? started.popFirst() else { continue }
             switch outcome {
             case .success(let plugin):
                 // As in process: the first plugin (directories in order, files by name) keeps a name claimed twice.
@@ -64,6 +79,9 @@ extension HostSession {
             case .disabled(let path, let id):
                 automation?.emit(.pluginDisabled(path: path, id: id))
                 componentsChanged()
+            case .loadFailed(let error):
+                // As in process: said once, when first needed; its components stay announced and drop messages.
+                automation?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
             }
         }
         plugin.onDropped = { [weak self] message, reason in

@@ -67,11 +67,12 @@ package final class HostSession {
             directories: configuration.pluginDirectories, staging: configuration.watch, launcher: launcher,
             logger: logger)
         // Each plugin where its placement says: in the host's process (declared now, opened when first used) or
-        // in a worker of its own.
+        // in a worker of its own (declared ones: started when first used).
         let plan = HostPlugins.plan(configuration.pluginDirectories)
         var report = registry.loadAll(except: Set(plan.isolated))
         let started = Self.startWorkers(
-            plan.isolated, staging: configuration.watch ? registry : nil, launcher: launcher, logger: logger)
+            plan.isolated, declarations: registry.declarations(ofIsolated: plan.isolated),
+            staging: configuration.watch ? registry : nil, launcher: launcher, logger: logger)
         report.errors += started.errors
         report.conflicts += started.conflicts
         plugins = HostPlugins(

@@ -142,6 +142,27 @@ package final class PluginRegistry {
         return report
     }
 
+    /// How each of `paths` (files that run in a worker, see ``HostPlugins/plan(_:rules:)``) is declared, by the rule
+    /// in-process plugins follow (``DeclaredPlugin/declaration(of:cached:manifest:trust:)``), from this host's
+    /// plugin manifest cache: a declared one gets its worker only when first needed.
+    package func declarations(ofIsolated paths: [String]) -> [DeclaredPlugin.Declaration] {
+        var folders: [String: mode_t] = [:]
+        return paths.map { path in
+            let folder = (path as NSString).deletingLastPathComponent
+            var info = stat()
+            guard stat(path, &info) == 0 else { return .probe }
+            let folderMode =
+                folders[folder]
+                ?? {
+                    var folderInfo = stat()
+                    return stat(folder, &folderInfo) == 0 ? folderInfo.st_mode : 0o777
+                }()
+            folders[folder] = folderMode
+            return DeclaredPlugin.declaration(
+                of: path, info: info, folder: folder, folderMode: folderMode, cache: cache)
+        }
+    }
+
     /// Hot reload is on: a probe child is started ahead of time (half a second from now, off the start-up's
     /// path), so a rebuilt plugin is validated without waiting for a process to start.
     package func prepareForReload() {

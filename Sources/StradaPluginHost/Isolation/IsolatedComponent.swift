@@ -16,7 +16,7 @@ final class IsolatedComponent: ForeignComponent {
     private var lastDelivered: String?
 
     override func deliver(_ message: Message) {
-        if let plugin, plugin.disabled { return plugin.drop(message) }
+        if let plugin, plugin.refusal != nil { return plugin.drop(message) }
         lastDelivered = message.id
         super.deliver(message)
     }

@@ -11,7 +11,8 @@ package import StradaCore
 /// with the plugin's name and restarted; its live components are re-created in the new worker and brought
 /// back to the page's state (cached messages replayed — except the last message delivered before the crash,
 /// which is the likely culprit: replaying it would crash the new worker too). After 3 crashes in a minute the
-/// plugin is disabled and its components ignore messages, until a new build loads.
+/// plugin is disabled and its components ignore messages, until a new build loads. A plugin the host can declare
+/// (``DeclaredPlugin``) gets no worker until it is first needed (see ``declared(_:file:launcher:logger:)``).
 @MainActor
 package final class IsolatedPlugin {
     /// What happened to a worker.
@@ -19,6 +20,8 @@ package final class IsolatedPlugin {
         case crashed(path: String, id: String, reason: String)
         case restarted(path: String, id: String)
         case disabled(path: String, id: String)
+        /// A declared plugin's first worker did not load (said once, when first needed; its line is logged).
+        case loadFailed(PluginLoadError)
     }
 
     /// Seconds a worker has to load its plugin and say hello (start, restart, reload); then it is killed.
@@ -27,9 +30,9 @@ package final class IsolatedPlugin {
     static let silenceLimit = 3.0
 
     package let path: String
-    package private(set) var id = ""
-    package private(set) var version = ""
-    package private(set) var componentNames: [String] = []
+    package internal(set) var id = ""
+    package internal(set) var version = ""
+    package internal(set) var componentNames: [String] = []
     /// Sees crashes, restarts and disabling.
     package var onEvent: (@MainActor (Event) -> Void)?
     /// Sees each message not delivered (the plugin is disabled, or its worker is far behind), with the reason.
@@ -40,10 +43,12 @@ package final class IsolatedPlugin {
     /// The SHA-256 of the build it serves, when known (`--watch`), and that build's generation.
     package var sha256: String?
     var generation = 1
+    /// Before its first worker serves: declared, starting on first use, or broken (see ``Lazy``); `nil` after.
+    var lazy: Lazy?
 
     let logger: Logger
-    private let memoryLimitMB: Int
-    private let launcher: PluginProcessLauncher
+    let memoryLimitMB: Int
+    let launcher: PluginProcessLauncher
     /// The worker serving (or, after a crash, starting: messages queue until it has loaded).
     var connection: WorkerConnection?
     /// A worker that has not said hello yet, and what it was started for.
@@ -53,13 +58,13 @@ package final class IsolatedPlugin {
     var awaitingPong = false
     private var crashes: [Date] = []
     /// The file the worker loads: a staged copy of `path` under `--watch`, else `path`.
-    private var loadPath: String
+    var loadPath: String
     private var nextInstance = 1
     var components: [Int: IsolatedComponent] = [:]  // live host-side stand-ins (weakly owned by pages)
     private var overflowing = false
     /// Action calls sent to the worker serving, by number, waiting for their result.
     var calls: [Int: @MainActor (JSON?, String?) -> Void] = [:]
-    private var nextCall = 1
+    var nextCall = 1
     /// Lines from the worker serving, not handled yet (see ``drain()``).
     /// Each batch's last line carries its size, given back to its connection once handled (back-pressure).
     var inbox: [(message: WorkerConnection.Incoming, batch: (WorkerConnection, Int)?)] = []
@@ -72,9 +77,11 @@ package final class IsolatedPlugin {
         case start(@MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void)
         case restart
         case reload(file: String, @MainActor ([String]?, PluginLoadError?) -> Void)
+        /// A declared plugin's first worker, started at `started` (uptime ns) because `why` needed it.
+        case firstUse(started: UInt64, why: String)
     }
 
-    private init(path: String, file: String?, launcher: PluginProcessLauncher, memoryLimitMB: Int, logger: Logger) {
+    init(path: String, file: String?, launcher: PluginProcessLauncher, memoryLimitMB: Int, logger: Logger) {
         self.path = path
         self.loadPath = file ?? path
         self.launcher = launcher
@@ -143,7 +150,7 @@ package final class IsolatedPlugin {
     // MARK: Worker process
 
     /// Starts a worker for `purpose`; it is `pending` until its hello.
-    private func spawn(_ purpose: Purpose, file: String? = nil) throws(PluginLoadError) {
+    func spawn(_ purpose: Purpose, file: String? = nil) throws(PluginLoadError) {
         if let refusal = PluginSignatures.check(path) { throw refusal }
         var environment = ProcessInfo.processInfo.environment
         // A crash is reported by the host at once, not after symbolication.
@@ -222,6 +229,10 @@ package final class IsolatedPlugin {
         guard let purpose = pending?.purpose, pending?.connection === connection else { return }
         switch first {
         case .hello(let helloID, let helloVersion, _, let names):
+            if case .firstUse = purpose, let problem = lazy?.mismatch(id: helloID, components: names) {
+                connection.kill()
+                return loadFailed(connection, reason: problem.reason, remedy: problem.remedy)
+            }
             pending = nil
             loaded(connection, id: helloID, version: helloVersion, names: names, purpose: purpose)
         case .error(_, let reason, let remedy):
@@ -256,15 +267,25 @@ package final class IsolatedPlugin {
         case .restart:
             onEvent?(.restarted(path: path, id: id))
         case .reload(let file, let completion):
-            failCalls("a new build replaced it before it answered")
-            self.connection?.stop()
-            self.connection = connection
+            // A declared plugin's page may have adopted this worker while it loaded: it has its instances.
+            let adopted = self.connection === connection
+            if !adopted {
+                failCalls("a new build replaced it before it answered")
+                self.connection?.stop()
+                self.connection = connection
+            }
             loadPath = file
             componentNames = names
             disabled = false
+            lazy = nil
             crashes = []
-            bringBack(excludingLastDelivered: false)
+            if !adopted { bringBack(excludingLastDelivered: false) }
             completion(components.values.map(\.componentName).uniqued().sorted(), nil)
+        case .firstUse(let started, let why):
+            lazy = nil
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            let took = String(format: "%.1f", milliseconds)
+            logger.info("plugin \(path) loaded on first use (\(why)) in a worker: \(id) in \(took) ms")
         }
     }
 
@@ -282,8 +303,11 @@ package final class IsolatedPlugin {
             logger.error("plugin \(id) (\(path)) cannot be restarted: \(reason)")
             onEvent?(.disabled(path: path, id: id))
         case .reload(_, let completion):
-            let serving = disabled ? "the plugin stays disabled" : "the previous build keeps serving"
-            completion(nil, PluginLoadError(path: path, reason: reason, remedy: "\(remedy); \(serving)"))
+            completion(nil, PluginLoadError(path: path, reason: reason, remedy: "\(remedy); \(afterFailedReload)"))
+            if self.connection === connection { reloadFailedAfterAdoption() }
+        case .firstUse:
+            self.connection = nil
+            firstUseFailed(PluginLoadError(path: path, reason: reason, remedy: remedy))
         }
     }
 
@@ -326,7 +350,7 @@ package final class IsolatedPlugin {
 
     /// Every live component in the worker now serving: new instance, page lifecycle, cached messages in
     /// arrival order.
-    private func bringBack(excludingLastDelivered: Bool) {
+    func bringBack(excludingLastDelivered: Bool) {
         for (number, component) in components.sorted(by: { $0.key < $1.key }) {
             component.removeOwnControls()
             createInstance(number, name: component.componentName)
@@ -337,6 +361,7 @@ package final class IsolatedPlugin {
     // MARK: Instances
 
     func attach(_ component: IsolatedComponent) {
+        wake(for: "component \(component.componentName)")
         let number = nextInstance
         nextInstance += 1
         component.bind(plugin: self, instance: number)
@@ -353,9 +378,17 @@ package final class IsolatedPlugin {
         send(.destroy(instance: number))
     }
 
-    /// A message for one of this plugin's components arrived while the plugin is disabled.
+    /// Why its components take no messages now (disabled, or it failed to load when first needed); `nil` when
+    /// they do.
+    var refusal: String? {
+        if disabled { return "plugin \(id) is disabled (it crashed 3 times in a minute)" }
+        if case .broken(let error) = lazy { return "plugin \(id) failed to load when first needed: \(error.reason)" }
+        return nil
+    }
+
+    /// A message for one of this plugin's components arrived while it takes none (``refusal``).
     func drop(_ message: Message) {
-        onDropped?(message, "plugin \(id) is disabled (it crashed 3 times in a minute)")
+        onDropped?(message, refusal ?? "plugin \(id) is not serving")
     }
 
     /// Queues `message` for the worker; `false` when it was not (no worker, or the worker is far behind).
@@ -383,52 +416,6 @@ package final class IsolatedPlugin {
         }
         overflowing = !sent
         return sent
-    }
-
-    // MARK: Actions
-
-    /// Calls the manifest action `action` in the worker (as ``LoadedPlugin/call(action:arguments:)`` does in
-    /// process); `completion` gets the result, or why there is none. Nothing waits on the main thread.
-    package func call(
-        action: String, arguments: [JSON], completion: @escaping @MainActor (_ result: JSON?, _ error: String?) -> Void
-    ) {
-        let number = nextCall
-        nextCall += 1
-        guard connection != nil, pending?.connection !== connection,
-            send(.call(call: number, action: action, arguments: arguments))
-        else {
-            let state = disabled ? "disabled" : "restarting"
-            return completion(nil, "plugin \(id) is \(state); try again once it serves")
-        }
-        calls[number] = completion
-    }
-
-    private func failCalls(_ reason: String) {
-        let waiting = calls
-        calls = [:]
-        for (_, completion) in waiting.sorted(by: { $0.key < $1.key }) { completion(nil, "plugin \(id): \(reason)") }
-    }
-
-    // MARK: Hot reload
-
-    /// `--isolate --watch`: a new build of the plugin, at `file` (a staged copy of ``path``), replaces the
-    /// running one. A new worker loads it next to the one serving; once it has said hello the old worker stops
-    /// and every live component is brought back in the new one (new instance, page lifecycle, every cached
-    /// message replayed), and a disabled plugin is enabled again. If it does not load (error, crash, no hello in
-    /// ``helloTimeout`` s), the old worker keeps serving. `completion` gets the names of the live components
-    /// brought back, or the error. Nothing here waits on the main thread.
-    package func reload(
-        from file: String, completion: @escaping @MainActor (_ names: [String]?, _ error: PluginLoadError?) -> Void
-    ) {
-        if let pending, case .reload(_, let earlier) = pending.purpose {
-            self.pending = nil
-            pending.connection.kill()
-            earlier(
-                nil, PluginLoadError(path: path, reason: "replaced by a newer build before it loaded", remedy: "none"))
-        }
-        do throws(PluginLoadError) { try spawn(.reload(file: file, completion), file: file) } catch {
-            completion(nil, error)
-        }
     }
 
     /// Stops the worker (host exit, or the plugin file was removed).

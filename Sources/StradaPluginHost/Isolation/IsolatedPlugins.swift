@@ -44,6 +44,51 @@ package final class IsolatedPlugins: ReloadablePluginSet {
 }
 
 extension IsolatedPlugin: ReloadablePlugin {
+    /// `--isolate --watch`: a new build of the plugin, at `file` (a staged copy of ``path``), replaces the
+    /// running one. A new worker loads it next to the one serving; once it has said hello the old worker stops
+    /// and every live component is brought back in the new one (new instance, page lifecycle, every cached
+    /// message replayed), and a disabled plugin is enabled again. If it does not load (error, crash, no hello in
+    /// ``helloTimeout`` s), the old worker keeps serving. A plugin without a worker yet (declared, or broken when
+    /// first needed) gets its first worker on the new build, which serves from then on; if that does not load,
+    /// the plugin stays as it was. `completion` gets the names of the live components brought back, or the error.
+    /// Nothing here waits on the main thread.
+    package func reload(
+        from file: String, completion: @escaping @MainActor (_ names: [String]?, _ error: PluginLoadError?) -> Void
+    ) {
+        // A worker still loading for a page's first use (its own, or an earlier build it adopted) gives way: this
+        // build gets the page's instances.
+        var adopted = false
+        if let pending {
+            switch pending.purpose {
+            case .reload(_, let earlier):
+                self.pending = nil
+                adopted = connection === pending.connection
+                pending.connection.kill()
+                earlier(
+                    nil,
+                    PluginLoadError(path: path, reason: "replaced by a newer build before it loaded", remedy: "none"))
+            case .firstUse:
+                self.pending = nil
+                adopted = true
+                pending.connection.kill()
+            case .start, .restart: break
+            }
+        }
+        if adopted {
+            connection = nil
+            failCalls("a new build replaced it before it answered")
+        }
+        do throws(PluginLoadError) { try spawn(.reload(file: file, completion), file: file) } catch {
+            completion(nil, error)
+            if adopted { reloadFailedAfterAdoption() }
+            return
+        }
+        if adopted, let pending {
+            connection = pending.connection
+            bringBack(excludingLastDelivered: false)
+        }
+    }
+
     /// The new build loads in a new worker while the old one serves, which stops once the new one has loaded; the
     /// live components are brought back with every cached message. A plugin disabled after a bad build comes back.
     package func reload(

@@ -212,6 +212,9 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         return accepted
     }
 
+    /// Whether lines sent now can reach the worker (its input is open: it has not ended, nor been stopped).
+    var acceptsInput: Bool { state.withLock { !closeInput && toWorker >= 0 } }
+
     /// Bytes of earlier ``Event/messages(_:bytes:)`` batches are dealt with: reading may go on.
     func handled(bytes: Int) {
         let resume = state.withLock {
