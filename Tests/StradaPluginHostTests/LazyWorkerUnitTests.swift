@@ -13,10 +13,6 @@ import Testing
 @Suite(.temporaryDirectories)
 @MainActor
 struct LazyWorkerUnitTests {
-    /// A message to a worker that died while loading meets a closed pipe: the host runs with `SIGPIPE` ignored (it
-    /// is in the `SigIgn` of a running `strada-host`, set by the libraries it links), so this test process does too.
-    init() { signal(SIGPIPE, SIG_IGN) }
-
     static let declared = DeclaredPlugin(
         path: "/plugins/libfake.so", id: "dev.test.fake", version: "1.2.0", componentNames: ["fake", "other"],
         probed: false)

@@ -53,6 +53,11 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         }
     }
 
+    /// A write to a worker that has died must fail with `EPIPE` (its end is then reported by the read side), not
+    /// end the host: `SIGPIPE` is ignored in this process from its first worker on. (The host's libraries used to
+    /// set this by chance.) Workers get the default back (``spawn(_:_:_:stdin:stdout:inherited:)``).
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// Bytes of lines to the worker held at most; ``send(_:)`` refuses more.
     static let maxQueued = 256 << 20
     /// Bytes read but not yet handled at most, before reading pauses.
@@ -104,6 +109,7 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         executable: String, arguments: [String], environment: [String: String], inherited: [Int32] = [],
         sink: @escaping @Sendable (WorkerConnection, Event) -> Void
     ) throws(SpawnError) {
+        _ = Self.ignoreBrokenPipes
         var input: [Int32] = [-1, -1], output: [Int32] = [-1, -1], wake: [Int32] = [-1, -1]
         guard Self.pipe2(&input, O_CLOEXEC) == 0 else { throw SpawnError(code: errno) }
         guard Self.pipe2(&output, O_CLOEXEC) == 0 else {
@@ -143,12 +149,6 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
         // Nobody can wake the thread any more (it held `self` until it returned).
         close(wakeRead)
         close(wakeWrite)
-    }
-
-    /// Could not start the worker: `errno` of the failing call.
-    struct SpawnError: Error, CustomStringConvertible {
-        let code: Int32
-        var description: String { String(cString: strerror(code)) }
     }
 
     // MARK: Any thread
@@ -405,46 +405,5 @@ final class WorkerConnection: @unchecked Sendable {  // mutable state under `sta
             }
             usleep(5_000)
         }
-    }
-
-    // MARK: Spawning
-
-    /// pipe2(2): both ends close-on-exec from the start, so no process another thread starts meanwhile inherits
-    /// them (a worker holding another's input open kept it from ever seeing its end). Glibc declares it only
-    /// with `_GNU_SOURCE`, which Swift's module does not set: it is looked up.
-    static func pipe2(_ fds: inout [Int32], _ flags: Int32) -> Int32 {
-        typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
-        guard let symbol = dlsym(nil, "pipe2") else { return -1 }
-        return fds.withUnsafeMutableBufferPointer { unsafeBitCast(symbol, to: Pipe2.self)($0.baseAddress!, flags) }
-    }
-
-    private static func spawn(
-        _ executable: String, _ arguments: [String], _ environment: [String: String], stdin: Int32, stdout: Int32,
-        inherited: [Int32]
-    ) -> Result<pid_t, SpawnError> {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears close-on-exec on the copies: the worker gets these two, and no other pipe of ours.
-        posix_spawn_file_actions_adddup2(&actions, stdin, 0)
-        posix_spawn_file_actions_adddup2(&actions, stdout, 1)
-        // A descriptor dup2'd onto itself only loses close-on-exec, in the child (glibc 2.29 on, as POSIX asks).
-        for fd in inherited { posix_spawn_file_actions_adddup2(&actions, fd, fd) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { for pointer in argv + envp { free(pointer) } }
-        var pid: pid_t = 0
-        let code = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        return code == 0 ? .success(pid) : .failure(SpawnError(code: code))
     }
 }
