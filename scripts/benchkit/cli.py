@@ -52,21 +52,24 @@ def main(argv=None):
     if unknown:
         parser().error(f"unknown section(s): {', '.join(unknown)} (sections: {', '.join(SECTIONS)})")
     before = results.load_average()
-    figures = measure(arguments, set(named))
-    write_outputs(results.write(figures, load={"before": before, "after": results.load_average()}))
+    figures, yardstick_ms = measure(arguments, set(named))
+    write_outputs(results.write(figures, load={"before": before, "after": results.load_average()},
+                                yardstick_ms=yardstick_ms))
 
 
 def measure(arguments, named):
-    """The figures of the sections in `named` (all when empty), over those of the last run when some are named."""
+    """The figures of the sections in `named` (all when empty), over those of the last run when some are named,
+    and the machine's yardstick (``results.yardstick``) taken before them."""
     figures = results.previous() if named else {}
     bench = Bench(count=arguments.count, starts=arguments.starts, scratch_path=arguments.scratch_path)
+    yardstick_ms = results.yardstick(bench.host_binary)
     try:
         for name, section in SECTIONS.items():
             if not named or name in named:
                 figures.update(section.measure(bench))
     finally:
         bench.close()
-    return figures
+    return figures, yardstick_ms
 
 
 def write_outputs(figures):

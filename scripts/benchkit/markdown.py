@@ -240,9 +240,14 @@ emits `clicked` (a pointer click does not wait).
 
 
 def load_text(results):
-    """The load average before and after the run (other builds share the machine), when it was noted."""
+    """The load average before and after the run (other builds share the machine) and the machine's yardstick (the
+    CPU time of `strada-host --help`: how fast the VM runs now), when they were noted."""
     load = results.get("load_average")
-    return f" · load average {load['before']:.2f} before, {load['after']:.2f} after" if load else ""
+    text = f" · load average {load['before']:.2f} before, {load['after']:.2f} after" if load else ""
+    yardstick = results.get("machine", {}).get("yardstick_cpu_ms")
+    if yardstick is not None:
+        text += f" · yardstick `strada-host --help` {yardstick:.0f} ms CPU (67 ms on 2026-11-24)"
+    return text
 
 
 MODE_NAMES = {"in_process": "in process", "process": "isolated", "sandbox": "sandboxed"}
