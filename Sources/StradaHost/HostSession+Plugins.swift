@@ -13,10 +13,11 @@ extension HostSession {
     /// declared (``PluginRegistry/declarations(ofIsolated:)``). A declared plugin is announced from its declaration
     /// and gets its worker when first needed; every other one gets its worker now, all started at once, and one
     /// that does not load within ``IsolatedPlugin/helloTimeout`` (its entry point hangs) is one error line, and
-    /// the host starts without it. Under `--watch` (`staging`), each worker loads a staged copy, never the watched
-    /// file.
+    /// the host starts without it. What such a worker says it loaded goes into `registry`'s plugin manifest cache,
+    /// as a probe's answer does, so the plugin is declared at the next start (lazy from then on). Under `--watch`
+    /// (`staging`), each worker loads a staged copy of the file, never the watched file itself.
     static func startWorkers(
-        _ paths: [String], declarations: [DeclaredPlugin.Declaration], staging: PluginRegistry?,
+        _ paths: [String], declarations: [DeclaredPlugin.Declaration], registry: PluginRegistry, staging: Bool,
         launcher: PluginProcessLauncher, logger: Logger
     ) -> PluginLoadReport {
         var report = PluginLoadReport()
@@ -25,7 +26,7 @@ extension HostSession {
         var files: [(path: String, file: String?)] = []
         for (path, declaration) in zip(paths, declarations) {
             let file: String?
-            switch staging?.stage(path) {
+            switch staging ? registry.stage(path) : nil {
             case .failure(let error)?:
                 logger.error("\(error.description)")
                 report.errors.append(error)
@@ -47,6 +48,12 @@ extension HostSession {
             guard let outcome = slot.map({ .success($0) }) ?? started.popFirst() else { continue }
             switch outcome {
             case .success(let plugin):
+                if slot == nil {
+                    registry.rememberLoaded(
+                        PluginStatus(
+                            path: plugin.path, state: .loaded, id: plugin.id, version: plugin.version, abi: plugin.abi,
+                            components: plugin.componentNames))
+                }
                 // As in process: the first plugin (directories in order, files by name) keeps a name claimed twice.
                 for component in plugin.componentNames {
                     guard let owner = owners[component] else {

@@ -72,7 +72,7 @@ package final class HostSession {
         var report = registry.loadAll(except: Set(plan.isolated))
         let started = Self.startWorkers(
             plan.isolated, declarations: registry.declarations(ofIsolated: plan.isolated),
-            staging: configuration.watch ? registry : nil, launcher: launcher, logger: logger)
+            registry: registry, staging: configuration.watch, launcher: launcher, logger: logger)
         report.errors += started.errors
         report.conflicts += started.conflicts
         plugins = HostPlugins(

@@ -163,6 +163,12 @@ package final class PluginRegistry {
         }
     }
 
+    /// Remembers in the plugin manifest cache that `status`'s file loaded in a child process (a worker's hello says
+    /// what a probe's answer says), so the next start declares it without starting anything.
+    package func rememberLoaded(_ status: PluginStatus) {
+        cache.remember([status])
+    }
+
     /// Hot reload is on: a probe child is started ahead of time (half a second from now, off the start-up's
     /// path), so a rebuilt plugin is validated without waiting for a process to start.
     package func prepareForReload() {

@@ -62,6 +62,33 @@ struct LazyWorkerTests {
         #expect(try await host.waitForExit() == 0)
     }
 
+    /// A plugin without a manifest cannot be declared at its first start: its worker starts with the host, and
+    /// what the worker's hello says goes into the plugin manifest cache, so from the next start it is lazy too.
+    @Test func aPluginWithoutAManifestIsLazyFromItsSecondStart() async throws {
+        let (plugins, _) = try LazyLoadingTests.plugins(hot: "v1")
+        try FileManager.default.removeItem(atPath: (plugins as NSString).appendingPathComponent("libhot.json"))
+        let first = try HostProcess(page: LazyLoadingTests.formPage, arguments: ["--plugins", plugins, "--isolate"])
+        let firstReady = try await first.waitFor(.hostReady)
+        #expect(firstReady["components"] == ["form", "hot"])
+        #expect(Self.workers(of: first, loading: "libhot.so").count == 1, "nothing declares it yet")
+        try first.send(["command": "quit"])
+        #expect(try await first.waitForExit() == 0)
+
+        let second = try HostProcess(page: LazyLoadingTests.formPage, arguments: ["--plugins", plugins, "--isolate"])
+        let ready = try await second.waitFor(.hostReady)
+        #expect(ready["components"] == ["form", "hot"])
+        let listed = ready["plugins"]?.arrayValue?.first { $0["id"] == "dev.test.hot" }
+        #expect(listed?["components"] == ["hot"], "\(ready)")
+        try await second.waitFor(.controlAdded) { $0["control"]?["id"] == "form.submit" }
+        #expect(Self.workers(of: second, loading: "libhot.so").isEmpty, "declared from the cache: no worker yet")
+        try second.send(["command": "navigate", "url": LazyLoadingTests.hotPage])
+        try await second.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
+        #expect(Self.workers(of: second, loading: "libhot.so").count == 1)
+        #expect(second.events(named: .pluginError).isEmpty, "\(second.events(named: .pluginError))")
+        try second.send(["command": "quit"])
+        #expect(try await second.waitForExit() == 0)
+    }
+
     @Test func aDeclaredPluginWhoseFileIsBrokenIsReportedOnceWhenFirstNeeded() async throws {
         let (plugins, hot) = try LazyLoadingTests.plugins(hot: "v1")
         try "not a shared library".write(toFile: hot, atomically: true, encoding: .utf8)

@@ -33,6 +33,8 @@ package final class IsolatedPlugin {
     package internal(set) var id = ""
     package internal(set) var version = ""
     package internal(set) var componentNames: [String] = []
+    /// The ABI its worker said it was built for, once a worker has loaded it.
+    package private(set) var abi: String?
     /// Sees crashes, restarts and disabling.
     package var onEvent: (@MainActor (Event) -> Void)?
     /// Sees each message not delivered (the plugin is disabled, or its worker is far behind), with the reason.
@@ -228,12 +230,13 @@ package final class IsolatedPlugin {
     private func helloArrived(_ first: WorkerMessage, from connection: WorkerConnection) {
         guard let purpose = pending?.purpose, pending?.connection === connection else { return }
         switch first {
-        case .hello(let helloID, let helloVersion, _, let names):
+        case .hello(let helloID, let helloVersion, let helloABI, let names):
             if case .firstUse = purpose, let problem = lazy?.mismatch(id: helloID, components: names) {
                 connection.kill()
                 return loadFailed(connection, reason: problem.reason, remedy: problem.remedy)
             }
             pending = nil
+            abi = helloABI
             loaded(connection, id: helloID, version: helloVersion, names: names, purpose: purpose)
         case .error(_, let reason, let remedy):
             connection.stop()
