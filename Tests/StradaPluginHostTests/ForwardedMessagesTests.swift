@@ -63,16 +63,19 @@ struct ForwardedMessagesTests {
         #expect(lookUp(forwarded, 2, other.wire)?.id == "d")
     }
 
-    @Test func pastTheLimitTheOldestAreForgotten() throws {
+    @Test func pastTheLimitItStartsAgainEmpty() throws {
         let forwarded = ForwardedMessages()
         let oldest = try message("0")
         forwarded.remember(instance: 1, wire: oldest.wire, message: oldest.message)
-        for id in 1...ForwardedMessages.maxCount {
+        for id in 1..<ForwardedMessages.maxCount {
             let next = try message(String(id))
             forwarded.remember(instance: 1, wire: next.wire, message: next.message)
         }
+        let full = try message("full")
+        forwarded.remember(instance: 1, wire: full.wire, message: full.message)
+        // Everything before is forgotten (its replies are parsed); what came after is known.
         #expect(lookUp(forwarded, 1, oldest.wire) == nil)
-        let next = try message("1")  // the oldest left, of the same length
-        #expect(lookUp(forwarded, 1, next.wire)?.id == "1")
+        #expect(lookUp(forwarded, 1, try message(String(ForwardedMessages.maxCount - 1)).wire) == nil)
+        #expect(lookUp(forwarded, 1, full.wire)?.id == "full")
     }
 }

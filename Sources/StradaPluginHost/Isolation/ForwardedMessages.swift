@@ -8,10 +8,10 @@ import StradaCore
 ///
 /// Kept by instance and text length (a reply that is a message's text has its length), oldest first; a reply
 /// takes the oldest match, and the messages of that length sent to that instance before it go (their replies, if
-/// any come, are parsed). At most ``maxCount`` messages and ``maxBytes`` bytes of text are held (their text is
-/// shared with the message cache, not copied); past that the oldest go. A burst of 20,000 messages sent at once
-/// is answered from here: with only the last 16 remembered, nearly every reply of a burst was parsed again on the
-/// reader thread (~16 µs a message, more than the worker's whole work). Any thread.
+/// any come, are parsed). It is only a cache: past ``maxCount`` messages or ``maxBytes`` bytes of text (shared with
+/// the message cache, not copied) it starts again empty, and the replies of what it forgot are parsed. A burst of
+/// 20,000 messages sent at once is answered from here: with only the last 16 remembered, nearly every reply of a
+/// burst was parsed again on the reader thread (~16 µs a message, more than the worker's whole work). Any thread.
 final class ForwardedMessages: @unchecked Sendable {  // mutable state under `lock`
     /// Messages remembered at most, per connection.
     static let maxCount = 65_536
@@ -24,46 +24,32 @@ final class ForwardedMessages: @unchecked Sendable {  // mutable state under `lo
         let instance: Int
         let length: Int
     }
-    private struct Entry {
-        let wire: String
-        let message: Message
-        let order: Int
-    }
-    /// One key's entries, oldest first, from `head` on.
+    /// One key's messages and their texts, oldest first, from `head` on.
     private struct Bucket {
-        var entries: [Entry] = []
+        var entries: [(wire: String, message: Message)] = []
         var head = 0
         var isEmpty: Bool { head == entries.count }
     }
 
     private let lock = NSLock()
     private var buckets: [Key: Bucket] = [:]
-    /// Every entry remembered in order, for forgetting the oldest; ones already taken are skipped then.
-    private var order: [(key: Key, order: Int)] = []
-    private var orderHead = 0
-    private var next = 0
     private var count = 0
     private var bytes = 0
 
-    /// Remembers that `message`, as `wire`, went to `instance`; the oldest are forgotten past the limits.
+    /// Remembers that `message`, as `wire`, went to `instance`; past the limits, everything held is forgotten first.
     func remember(instance: Int, wire: String, message: Message) {
         let size = wire.utf8.count
         guard size <= Self.maxBytes else { return }
         let key = Key(instance: instance, length: size)
         lock.withLock {
-            next += 1
-            buckets[key, default: Bucket()].entries.append(Entry(wire: wire, message: message, order: next))
-            order.append((key, next))
+            if count == Self.maxCount || bytes + size > Self.maxBytes {
+                buckets = [:]
+                count = 0
+                bytes = 0
+            }
+            buckets[key, default: Bucket()].entries.append((wire, message))
             count += 1
             bytes += size
-            while count > Self.maxCount || bytes > Self.maxBytes, orderHead < order.count {
-                let (oldest, number) = order[orderHead]
-                orderHead += 1
-                if let first = buckets[oldest].map({ $0.entries[$0.head] }), first.order == number {
-                    drop(through: buckets[oldest]!.head, of: oldest)
-                }
-            }
-            compactOrder()
         }
     }
 
@@ -91,10 +77,8 @@ final class ForwardedMessages: @unchecked Sendable {  // mutable state under `lo
     /// Forgets `key`'s entries up to and including `index` (under the lock).
     private func drop(through index: Int, of key: Key) {
         guard var bucket = buckets[key] else { return }
-        for entry in bucket.entries[bucket.head...index] {
-            count -= 1
-            bytes -= entry.wire.utf8.count
-        }
+        count -= index + 1 - bucket.head
+        bytes -= (index + 1 - bucket.head) * key.length
         bucket.head = index + 1
         if bucket.isEmpty {
             buckets[key] = nil
@@ -105,17 +89,5 @@ final class ForwardedMessages: @unchecked Sendable {  // mutable state under `lo
             }
             buckets[key] = bucket
         }
-    }
-
-    /// Keeps the order list from growing with entries already taken: rebuilt from the live ones when it holds
-    /// more than twice as many (under the lock).
-    private func compactOrder() {
-        guard order.count - orderHead > 2 * count + 64 || (orderHead > 64 && orderHead * 2 > order.count) else {
-            return
-        }
-        var live: Set<Int> = []
-        for bucket in buckets.values { for entry in bucket.entries[bucket.head...] { live.insert(entry.order) } }
-        order = order[orderHead...].filter { live.contains($0.order) }
-        orderHead = 0
     }
 }
