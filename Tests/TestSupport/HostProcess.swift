@@ -157,7 +157,26 @@ public final class HostProcess: Sendable {
     /// StradaAutomation writes), the event object StradaCore's ``JSON`` (`event["control"]?["title"] == "Save"`).
     /// Each line is parsed once (waits poll this every 20 ms, and a page sending megabyte messages makes megabyte
     /// events: parsing them all again at each poll starved the host). A mark is a count of these.
-    package var events: [JSON] { parsed.update(from: lines) { try? JSON(parsing: $0) } }
+    ///
+    /// Events are read without the bridge's message limits (16 MiB, depth 512): the host writes what a page sent.
+    /// A line that still is not JSON is kept as an event named ``unreadableLine`` with the parser's error and the
+    /// line's start, so it shows in a failure's dump of the events instead of vanishing.
+    package var events: [JSON] {
+        parsed.update(from: lines) { line in
+            do {
+                return try JSON(parsing: line, limits: Self.eventLimits)
+            } catch {
+                return .object([
+                    "event": .string(Self.unreadableLine), "error": .string("\(error)"),
+                    "bytes": .number(Double(line.utf8.count)), "start": .string(String(line.prefix(200))),
+                ])
+            }
+        }
+    }
+
+    /// The name of the stand-in event for a line of the host's output that is not JSON (see ``events``).
+    package static let unreadableLine = "test.unreadable-line"
+    private static let eventLimits = JSONLimits(maxDepth: 100_000, maxBytes: Int.max)
 
     /// The name of an event read as ``JSON``.
     package static func name(of event: JSON) -> AutomationEvent.Name? {
