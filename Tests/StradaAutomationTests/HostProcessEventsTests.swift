@@ -12,13 +12,13 @@ struct HostProcessEventsTests {
         let script = (FileManager.default.temporaryDirectory.path as NSString).appendingPathComponent("fake-host")
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         try """
-            #!/bin/sh
-            echo '{"event": "page.finished", "url": "about:blank"}'
-            echo 'not an event'
-            echo '{"event": "bridge.received", "deep": \(deep)}'
-            echo '{"event": "host.ready", "components": []}'
-            sleep 5
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        echo '{"event": "page.finished", "url": "about:blank"}'
+        echo 'not an event'
+        echo '{"event": "bridge.received", "deep": \(deep)}'
+        echo '{"event": "host.ready", "components": []}'
+        sleep 5
+        """.write(toFile: script, atomically: true, encoding: .utf8)
         #expect(chmod(script, 0o755) == 0)
         let host = try HostProcess(page: "about:blank", arguments: [], executable: script)
         try await host.waitFor(.hostReady)
