@@ -156,6 +156,13 @@ final class WebView: BridgeWebView, AnchorView {
     ) {
         arrivalRecorder = onArrival
         webkit_user_content_manager_register_script_message_handler(contentManager, Self.echoChannel, nil)
+        // The same handler in the relay's world too, for ``echoRelaySource`` (the floor of the relay's hop).
+        webkit_user_content_manager_register_script_message_handler(contentManager, Self.echoChannel, Self.world)
+        let relay = webkit_user_script_new_for_world(
+            Self.echoRelaySource, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+            Self.world, nil, nil)
+        webkit_user_content_manager_add_script(contentManager, relay)
+        webkit_user_script_unref(relay)
         onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.echoChannel)") {
             [weak self] value in
             let arrived = DispatchTime.now().uptimeNanoseconds
@@ -167,6 +174,23 @@ final class WebView: BridgeWebView, AnchorView {
     }
 
     private var arrivalRecorder: (@MainActor (String, UInt64, String) -> Void)?
+
+    /// Benchmarks only: the relay's hop with nothing of the bridge — JSON text dispatched on `document` as
+    /// "strada-bench:echo" by the page goes, from the relay's isolated world and as relay.js forwards it, to
+    /// the echo channel. Injected with the echo channel only; a page without it never has this listener.
+    static let echoRelaySource = """
+        (function () {
+          "use strict";
+          var handler = window.webkit.messageHandlers["\(echoChannel)"];
+          var limit = 16777216;
+          document.addEventListener("strada-bench:echo", function (event) {
+            var text = event.detail;
+            if (typeof text !== "string") return;
+            if (text.length > limit) return;
+            handler.postMessage(text);
+          }, true);
+        })();
+        """
 
     /// Benchmarks only: the marks `onArrival` also sees when a reply leaves native code, just before it is
     /// handed to WebKit — the bridge's batch of replies (``deliverReplies(_:completion:)``) and the echo's.

@@ -10,6 +10,79 @@ def human(size):
     return f"{size / 1048576:.0f} MiB" if size >= 1048576 else f"{size / 1024:.0f} KiB" if size >= 1024 else f"{size} B"
 
 
+def hops_md(split, costs):
+    """The lone round trip hop by hop (roundtrip.py `account`) and the page's scripts per message in a burst
+    (roundtrip.html `scriptCosts`); empty when the run did not measure them."""
+    if not split or "relay_event" not in split:
+        return ""
+    n = split["samples"]
+    rows = [
+        ("native: the bridge, the echo plugin, the reply's text (the echo: its handler)",
+         "arrival → reply handed to WebKit", split["bridge_host"], split["floor_host"], split["host_added"]),
+        ("web library send → adapter", "bridge whole − from the adapter on", split["bridge_web"],
+         split["bridge_adapter_web"], split["library_send"]),
+        ("adapter → relay event (size check, JSON text, the microtask)", "from the adapter on − from the relay on",
+         split["bridge_adapter_web"], split["bridge_relay_web"], split["adapter_send"]),
+        ("reply: native → the host's script → adapter → web library → callback", "bridge's reply − the padded "
+         "echo's, the next message from the relay on", split["bridge_relay_web"], split["sized_relay_web"],
+         split["reply_path"]),
+        ("relay → the bridge's handler", "from the relay on − the padded echo through the isolated world",
+         split["sized_relay_web"], split["sized_event_web"], split["relay_rest"]),
+        ("DOM event across worlds → postMessage (the engine's hop)", "the padded echo through the isolated world "
+         "− the padded echo", split["sized_event_web"], split["sized_web"], split["relay_event"]),
+        (f"message size ({split.get('bridge_bytes', '?')} B against {split.get('floor_bytes', '?')} B, both ways)",
+         "the padded echo − the echo", split["sized_web"], split["floor_web"], split["size_added"]),
+    ]
+    table = "\n".join(f"| {hop} | {how} | {a:.1f} | {b:.1f} | {d:+.1f} |" for hop, how, a, b, d in rows)
+    attributed = sum(row[4] for row in rows)
+    reply = (f" Of the reply's {split['reply_path']:+.1f} µs, the page's scripts (JSON.parse, the adapter, the web "
+             f"library, the callback; timed in a loop, one call per reply) take {split['reply_scripts']:.2f} µs; the "
+             f"rest, {split['reply_engine']:+.1f} µs, is the engine's (evaluating the host's script, the replies as a "
+             "string literal, against the echo's object literal).") if "reply_engine" in split else ""
+    text = f"""
+## A lone round trip, hop by hop
+
+One sequential run (after the others) whose messages each take one of six ways, chosen at random, so that every
+way's samples spread over the same stretch of time: the bridge whole, from the adapter on (the page calls
+`nativeBridge.receive`), from the relay on (the page dispatches the relay's DOM event), the engine echo, the echo
+padded to the bridge's message size, and that echo through a DOM event to a listener in the relay's isolated
+world (the engine's own floor of the relay's hop). Native code times each gap between two arrivals and files it
+by the way the reply came back and the way the next message went out; "native" is arrival → the reply handed to
+WebKit, the rest from there to the next arrival. p50 in µs; each hop is the difference of two cells that differ
+in that hop alone ({min(n.values()):,}–{max(n.values()):,} samples a cell).
+
+| hop | cells | with | without | µs |
+|---|---|---|---|---|
+{{table}}
+| **round trip, bridge against echo** | p50 {split['bridge']:.1f} against {split['floor']:.1f} µs | | | {split['gap']:+.1f} |
+
+The hops add up to {attributed:+.1f} µs (a difference of medians is not the median of differences, hence any
+rest against the round trip's {split['gap']:+.1f}).{reply}
+""".replace("{table}", table)
+    if costs:
+        names = [("librarySend", "web library send (component → Strada.web.send → a stub adapter)"),
+                 ("adapterSend", "adapter: nativeBridge.receive (size check, JSON text, batching, each full batch's relay event and postMessage)"),
+                 ("relayPost", "of which the relay: the same batches dispatched to it, relay → postMessage"),
+                 ("relayEvent", "one DOM event across worlds (the relay drops it), per event"),
+                 ("sameWorldEvent", "one DOM event in the page's world, per event"),
+                 ("replyAdapter", "reply batch: JSON.parse + the adapter's loop (web library stubbed)"),
+                 ("replyLibrary", "reply batch: the same with the web library and a callback"),
+                 ("replyLoneLibrary", "a lone reply: one replyWithJSON call with the web library and a callback"),
+                 ("burstSend", "in place, overlapped throughput: the send loop (web library + adapter + relay posts)"),
+                 ("burstReplies", "in place: inside replyWithJSON (parse, adapter, web library, callbacks)")]
+        cost_rows = "\n".join(f"| {label} | {costs[name]:.2f} |" for name, label in names if name in costs)
+        text += f"""
+The page's scripts per message in a burst of {costs['messages']:,} (µs, page-timed totals: the page's clock steps
+by {costs['clockStepUs']:g} µs; medians of {costs['rounds']}; in place: {costs.get('replyBatches', '?'):g} reply
+calls a burst):
+
+| part | µs per message |
+|---|---|
+{{cost_rows}}
+""".replace("{cost_rows}", cost_rows)
+    return text
+
+
 def render(results):
     """The Markdown text, and the verdict rows (measure, result, floor / context, target, met)."""
     r, t, l, c = results["roundtrip"], results["throughput_msgs_per_s"], results["large_payload"], results["core"]
@@ -132,6 +205,8 @@ worker serving (its hello, its components brought back).
 """ + "\n".join(targets_rows)
     plugins_section += isolated_section
 
+    hop_section = hops_md(r.get("account"), results.get("script_costs_us"))
+
     def size_ratio(row):
         return f"×{row['bridgeMs'] / row['floorMs']:.2f}" if row["floorMs"] >= 1 and row["bridgeMs"] >= 1 else "— (under the 1 ms clock)"
 
@@ -153,7 +228,7 @@ the gap between two consecutive arrivals of a sequential run, i.e. one full trip
 Bridge and floor runs alternate four times in one host process; warm-ups are not counted. The floor is the
 engine's bare echo in the same run: JSON text posted to a script-message handler that evaluates the callback
 with it, one message at a time, no bridge.
-
+{hop_section}
 ## Start-up phases
 
 Medians of the start-up runs, in ms since the bench started the process: the host's own phases as its
