@@ -40,11 +40,12 @@ final class EchoBenchmark {
     /// members; the bridge's `data`), which the page adds where a message leaves out part of the way
     /// (Benchmarks/web/roundtrip.html): the bridge from the adapter on ("a": `nativeBridge.receive`) or from
     /// the relay on ("r": the page dispatches the relay's DOM event itself), and the echo through a DOM event
-    /// to the relay's isolated world ("e", ``WebView/echoRelaySource``). An echo padded to the bridge's
-    /// message size is "floor_sized".
+    /// to the relay's isolated world ("e", ``WebView/echoRelaySource``) or answered as the bridge's replies are
+    /// written ("j", "floor_json"). An echo padded to the bridge's message size is "floor_sized".
     private static func kind(channel: String, message value: JSON) -> String {
         if channel == WebView.echoChannel {
             if case .string("e")? = value["k"] { return "floor_event" }
+            if case .string("j")? = value["k"] { return "floor_json" }
             return value["pad"] == nil ? "floor" : "floor_sized"
         }
         switch value["data"]?["k"] {
@@ -55,9 +56,11 @@ final class EchoBenchmark {
     }
 
     /// The way a reply to a message of `kind` comes back: the bridge's (host, adapter, web library), the echo's,
-    /// or the echo's with a message padded to the bridge's size.
+    /// the echo's with a message padded to the bridge's size, or that echo's written as the bridge's replies are
+    /// ("floor_json": a string literal the page parses).
     private static func replyWay(of kind: String) -> String {
-        kind.hasPrefix("bridge") ? "bridge" : kind == "floor" ? "floor" : "floor_sized"
+        if kind.hasPrefix("bridge") { return "bridge" }
+        return kind == "floor" || kind == "floor_json" ? kind : "floor_sized"
     }
 
     /// Runs numbered from this on mix the kinds at random, message by message: each gap is counted under

@@ -149,7 +149,9 @@ final class WebView: BridgeWebView, AnchorView {
 
     /// Benchmarks only: a bare engine echo with no bridge, the floor the bridge is measured against.
     /// A payload posted to `window.webkit.messageHandlers.stradaEcho` comes back through
-    /// `window.__stradaEcho(payload)` by the same route bridge replies take (JSON text → evaluated script).
+    /// `window.__stradaEcho(payload)` by the same route bridge replies take (JSON text → evaluated script); one
+    /// whose JSON starts `{"k":"j"` comes back as the bridge's replies are written, as
+    /// `window.__stradaEchoJSON("[payload]")` (a string literal for the page to parse).
     /// `onArrival` sees every payload on both channels, with its arrival time, before anything else runs.
     func installEchoChannel(
         onArrival: @escaping @MainActor (_ channel: String, _ nanoseconds: UInt64, _ text: String) -> Void
@@ -169,11 +171,19 @@ final class WebView: BridgeWebView, AnchorView {
             guard let self, let value, let text = Self.text(of: value) else { return }
             self.arrivalRecorder?(Self.echoChannel, arrived, text)
             self.arrivalRecorder?(Self.echoReplyMark, DispatchTime.now().uptimeNanoseconds, "")
-            self.evaluate(javaScript: "window.__stradaEcho(\(text))") { _ in }
+            // An echo tagged "j" comes back as the bridge's replies do: one string literal of a JSON array.
+            let script =
+                text.hasPrefix(#"{"k":"j""#)
+                ? "window.__stradaEchoJSON" + Self.replyScript([text]).dropFirst(Self.replyCallee.count)
+                : "window.__stradaEcho(\(text))"
+            self.evaluate(javaScript: script) { _ in }
         }
     }
 
     private var arrivalRecorder: (@MainActor (String, UInt64, String) -> Void)?
+
+    /// The function the bridge's reply script calls (``replyScript(_:)`` starts with it).
+    static let replyCallee = "window.nativeBridge.replyWithJSON"
 
     /// Benchmarks only: the relay's hop with nothing of the bridge — JSON text dispatched on `document` as
     /// "strada-bench:echo" by the page goes, from the relay's isolated world and as relay.js forwards it, to

@@ -23,9 +23,11 @@ def hops_md(split, costs):
          split["bridge_adapter_web"], split["library_send"]),
         ("adapter → relay event (size check, JSON text, the microtask)", "from the adapter on − from the relay on",
          split["bridge_adapter_web"], split["bridge_relay_web"], split["adapter_send"]),
-        ("reply: native → the host's script → adapter → web library → callback", "bridge's reply − the padded "
-         "echo's, the next message from the relay on", split["bridge_relay_web"], split["sized_relay_web"],
-         split["reply_path"]),
+        ("reply: the host's script shape (the replies as a string literal), JSON.parse", "the padded echo "
+         "answered as the bridge's replies − as the echo, the next message from the relay on",
+         split["json_relay_web"], split["sized_relay_web"], split["reply_literal"]),
+        ("reply: the adapter's loop → web library → callback", "the bridge's reply − the padded echo answered "
+         "as the bridge's", split["bridge_relay_web"], split["json_relay_web"], split["reply_scripts"]),
         ("relay → the bridge's handler", "from the relay on − the padded echo through the isolated world",
          split["sized_relay_web"], split["sized_event_web"], split["relay_rest"]),
         ("DOM event across worlds → postMessage (the engine's hop)", "the padded echo through the isolated world "
@@ -35,18 +37,15 @@ def hops_md(split, costs):
     ]
     table = "\n".join(f"| {hop} | {how} | {a:.1f} | {b:.1f} | {d:+.1f} |" for hop, how, a, b, d in rows)
     attributed = sum(row[4] for row in rows)
-    reply = (f" Of the reply's {split['reply_path']:+.1f} µs, the page's scripts (JSON.parse, the adapter, the web "
-             f"library, the callback; timed in a loop, one call per reply) take {split['reply_scripts']:.2f} µs; the "
-             f"rest, {split['reply_engine']:+.1f} µs, is the engine's (evaluating the host's script, the replies as a "
-             "string literal, against the echo's object literal).") if "reply_engine" in split else ""
     text = f"""
 ## A lone round trip, hop by hop
 
-One sequential run (after the others) whose messages each take one of six ways, chosen at random, so that every
-way's samples spread over the same stretch of time: the bridge whole, from the adapter on (the page calls
+One sequential run (after the others) whose messages each take one of seven ways, chosen at random, all alike,
+so that every way's samples spread over the same stretch of time: the bridge whole, from the adapter on (the page calls
 `nativeBridge.receive`), from the relay on (the page dispatches the relay's DOM event), the engine echo, the echo
-padded to the bridge's message size, and that echo through a DOM event to a listener in the relay's isolated
-world (the engine's own floor of the relay's hop). Native code times each gap between two arrivals and files it
+padded to the bridge's message size, that echo through a DOM event to a listener in the relay's isolated
+world (the engine's own floor of the relay's hop), and that echo answered as the bridge's replies are written (a
+string literal the page parses). Native code times each gap between two arrivals and files it
 by the way the reply came back and the way the next message went out; "native" is arrival → the reply handed to
 WebKit, the rest from there to the next arrival. p50 in µs; each hop is the difference of two cells that differ
 in that hop alone ({min(n.values()):,}–{max(n.values()):,} samples a cell).
@@ -57,7 +56,7 @@ in that hop alone ({min(n.values()):,}–{max(n.values()):,} samples a cell).
 | **round trip, bridge against echo** | p50 {split['bridge']:.1f} against {split['floor']:.1f} µs | | | {split['gap']:+.1f} |
 
 The hops add up to {attributed:+.1f} µs (a difference of medians is not the median of differences, hence any
-rest against the round trip's {split['gap']:+.1f}).{reply}
+rest against the round trip's {split['gap']:+.1f}).
 """.replace("{table}", table)
     if costs:
         names = [("librarySend", "web library send (component → Strada.web.send → a stub adapter)"),
@@ -398,7 +397,9 @@ configuration (the app has one main window and at most one modal: two is the mos
 
 
 COST_CASES = {"bridge": "bridge, in process", "bridge_isolated": "bridge, isolated (--isolate)",
-              "floor": "engine echo"}
+              "floor": "engine echo", "bridge_from_adapter": "bridge from nativeBridge.receive on (no web library)",
+              "bridge_from_relay": "bridge from the relay on (no web library, no adapter)",
+              "relay_unanswered": "the same, to a component the host does not have (no replies)"}
 
 
 def cost_md(results):
@@ -421,4 +422,17 @@ plugin in process), or the web process's main thread (the web library, the adapt
 | messages | host main | host other threads | web main | web other threads | worker | total | rate |
 |---|---|---|---|---|---|---|---|
 {rows}
+""" + cost_split_md(results.get("cost_page_split"))
+
+
+def cost_split_md(split):
+    """The web process main thread's CPU per message by part (cost.py `page_split`)."""
+    if not split:
+        return ""
+    return f"""
+The web process's main thread per message, by part (differences of the rows above): the web library's send
+{split['library_send']:.2f} µs, the adapter's (size check, batching) {split['adapter_send']:.2f} µs, the replies' delivery
+(the host's call, JSON.parse, the adapter's loop, the web library, the callbacks) {split['reply_delivery']:.2f} µs, the
+messages' JSON text, batches, the relay's DOM event and postMessage {split['text_and_relay']:.2f} µs; {split['total']:.2f} µs
+in all.
 """
