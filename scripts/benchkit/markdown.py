@@ -134,7 +134,7 @@ def render(results):
     account_row = (f"| round trip p50, where the time goes | native {split['bridge_host']:.1f} µs, page and WebKit "
                    f"{split['bridge_web']:.1f} µs | engine echo: native {split['floor_host']:.1f} µs, page and WebKit "
                    f"{split['floor_web']:.1f} µs; padded to the bridge's {split.get('bridge_bytes', '?')} B "
-                   f"{split['floor_sized_web']:.1f} µs. The bridge adds {split['host_added']:+.1f} µs native, "
+                   f"{split['sized_web']:.1f} µs (the hop-by-hop run, below). The bridge adds {split['host_added']:+.1f} µs native, "
                    f"{split['size_added']:+.1f} µs for its messages' size, {split['scripts_added']:+.1f} µs in the "
                    f"page's scripts | — | |\n") if split and "size_added" in split else ""
     extra = rounds_row + account_row + f"""| C-ABI crossing (Swift plugin) | {c['abi_crossing_us']:.2f} µs/msg | through the plugin {c['through_plugin_us']:.2f} µs{plugin_instr} | — | |
