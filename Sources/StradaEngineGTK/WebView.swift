@@ -149,24 +149,58 @@ final class WebView: BridgeWebView, AnchorView {
 
     /// Benchmarks only: a bare engine echo with no bridge, the floor the bridge is measured against.
     /// A payload posted to `window.webkit.messageHandlers.stradaEcho` comes back through
-    /// `window.__stradaEcho(payload)` by the same route bridge replies take (JSON text → evaluated script).
+    /// `window.__stradaEcho(payload)` by the same route bridge replies take (JSON text → evaluated script); one
+    /// whose JSON starts `{"k":"j"` comes back as the bridge's replies are written, as
+    /// `window.__stradaEchoJSON("[payload]")` (a string literal for the page to parse).
     /// `onArrival` sees every payload on both channels, with its arrival time, before anything else runs.
     func installEchoChannel(
         onArrival: @escaping @MainActor (_ channel: String, _ nanoseconds: UInt64, _ text: String) -> Void
     ) {
         arrivalRecorder = onArrival
         webkit_user_content_manager_register_script_message_handler(contentManager, Self.echoChannel, nil)
+        // The same handler in the relay's world too, for ``echoRelaySource`` (the floor of the relay's hop).
+        webkit_user_content_manager_register_script_message_handler(contentManager, Self.echoChannel, Self.world)
+        let relay = webkit_user_script_new_for_world(
+            Self.echoRelaySource, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START,
+            Self.world, nil, nil)
+        webkit_user_content_manager_add_script(contentManager, relay)
+        webkit_user_script_unref(relay)
         onPointerSignal(UnsafeMutableRawPointer(contentManager), "script-message-received::\(Self.echoChannel)") {
             [weak self] value in
             let arrived = DispatchTime.now().uptimeNanoseconds
             guard let self, let value, let text = Self.text(of: value) else { return }
             self.arrivalRecorder?(Self.echoChannel, arrived, text)
             self.arrivalRecorder?(Self.echoReplyMark, DispatchTime.now().uptimeNanoseconds, "")
-            self.evaluate(javaScript: "window.__stradaEcho(\(text))") { _ in }
+            // An echo tagged "j" comes back as the bridge's replies do: one string literal of a JSON array.
+            let script =
+                text.hasPrefix(#"{"k":"j""#)
+                ? "window.__stradaEchoJSON" + Self.replyScript([text]).dropFirst(Self.replyCallee.count)
+                : "window.__stradaEcho(\(text))"
+            self.evaluate(javaScript: script) { _ in }
         }
     }
 
     private var arrivalRecorder: (@MainActor (String, UInt64, String) -> Void)?
+
+    /// The function the bridge's reply script calls (``replyScript(_:)`` starts with it).
+    static let replyCallee = "window.nativeBridge.replyWithJSON"
+
+    /// Benchmarks only: the relay's hop with nothing of the bridge — JSON text dispatched on `document` as
+    /// "strada-bench:echo" by the page goes, from the relay's isolated world and as relay.js forwards it, to
+    /// the echo channel. Injected with the echo channel only; a page without it never has this listener.
+    static let echoRelaySource = """
+        (function () {
+          "use strict";
+          var handler = window.webkit.messageHandlers["\(echoChannel)"];
+          var limit = 16777216;
+          document.addEventListener("strada-bench:echo", function (event) {
+            var text = event.detail;
+            if (typeof text !== "string") return;
+            if (text.length > limit) return;
+            handler.postMessage(text);
+          }, true);
+        })();
+        """
 
     /// Benchmarks only: the marks `onArrival` also sees when a reply leaves native code, just before it is
     /// handed to WebKit — the bridge's batch of replies (``deliverReplies(_:completion:)``) and the echo's.

@@ -10,6 +10,78 @@ def human(size):
     return f"{size / 1048576:.0f} MiB" if size >= 1048576 else f"{size / 1024:.0f} KiB" if size >= 1024 else f"{size} B"
 
 
+def hops_md(split, costs):
+    """The lone round trip hop by hop (roundtrip.py `account`) and the page's scripts per message in a burst
+    (roundtrip.html `scriptCosts`); empty when the run did not measure them."""
+    if not split or "relay_event" not in split:
+        return ""
+    n = split["samples"]
+    rows = [
+        ("native: the bridge, the echo plugin, the reply's text (the echo: its handler)",
+         "arrival → reply handed to WebKit", split["bridge_host"], split["floor_host"], split["host_added"]),
+        ("web library send → adapter", "bridge whole − from the adapter on", split["bridge_web"],
+         split["bridge_adapter_web"], split["library_send"]),
+        ("adapter → relay event (size check, JSON text, the microtask)", "from the adapter on − from the relay on",
+         split["bridge_adapter_web"], split["bridge_relay_web"], split["adapter_send"]),
+        ("reply: the host's script shape (the replies as a string literal), JSON.parse", "the padded echo "
+         "answered as the bridge's replies − as the echo, the next message from the relay on",
+         split["json_relay_web"], split["sized_relay_web"], split["reply_literal"]),
+        ("reply: the adapter's loop → web library → callback", "the bridge's reply − the padded echo answered "
+         "as the bridge's", split["bridge_relay_web"], split["json_relay_web"], split["reply_scripts"]),
+        ("relay → the bridge's handler", "from the relay on − the padded echo through the isolated world",
+         split["sized_relay_web"], split["sized_event_web"], split["relay_rest"]),
+        ("DOM event across worlds → postMessage (the engine's hop)", "the padded echo through the isolated world "
+         "− the padded echo", split["sized_event_web"], split["sized_web"], split["relay_event"]),
+        (f"message size ({split.get('bridge_bytes', '?')} B against {split.get('floor_bytes', '?')} B, both ways)",
+         "the padded echo − the echo", split["sized_web"], split["floor_web"], split["size_added"]),
+    ]
+    table = "\n".join(f"| {hop} | {how} | {a:.1f} | {b:.1f} | {d:+.1f} |" for hop, how, a, b, d in rows)
+    attributed = sum(row[4] for row in rows)
+    text = f"""
+## A lone round trip, hop by hop
+
+One sequential run (after the others) whose messages each take one of seven ways, chosen at random, all alike,
+so that every way's samples spread over the same stretch of time: the bridge whole, from the adapter on (the page calls
+`nativeBridge.receive`), from the relay on (the page dispatches the relay's DOM event), the engine echo, the echo
+padded to the bridge's message size, that echo through a DOM event to a listener in the relay's isolated
+world (the engine's own floor of the relay's hop), and that echo answered as the bridge's replies are written (a
+string literal the page parses). Native code times each gap between two arrivals and files it
+by the way the reply came back and the way the next message went out; "native" is arrival → the reply handed to
+WebKit, the rest from there to the next arrival. p50 in µs; each hop is the difference of two cells that differ
+in that hop alone ({min(n.values()):,}–{max(n.values()):,} samples a cell).
+
+| hop | cells | with | without | µs |
+|---|---|---|---|---|
+{{table}}
+| **round trip, bridge against echo** | p50 {split['bridge']:.1f} against {split['floor']:.1f} µs | | | {split['gap']:+.1f} |
+
+The hops add up to {attributed:+.1f} µs (a difference of medians is not the median of differences, hence any
+rest against the round trip's {split['gap']:+.1f}).
+""".replace("{table}", table)
+    if costs:
+        names = [("librarySend", "web library send (component → Strada.web.send → a stub adapter)"),
+                 ("adapterSend", "adapter: nativeBridge.receive (size check, JSON text, batching, each full batch's relay event and postMessage)"),
+                 ("relayPost", "of which the relay: the same batches dispatched to it, relay → postMessage"),
+                 ("relayEvent", "one DOM event across worlds (the relay drops it), per event"),
+                 ("sameWorldEvent", "one DOM event in the page's world, per event"),
+                 ("replyAdapter", "reply batch: JSON.parse + the adapter's loop (web library stubbed)"),
+                 ("replyLibrary", "reply batch: the same with the web library and a callback"),
+                 ("replyLoneLibrary", "a lone reply: one replyWithJSON call with the web library and a callback"),
+                 ("burstSend", "in place, overlapped throughput: the send loop (web library + adapter + relay posts)"),
+                 ("burstReplies", "in place: inside replyWithJSON (parse, adapter, web library, callbacks)")]
+        cost_rows = "\n".join(f"| {label} | {costs[name]:.2f} |" for name, label in names if name in costs)
+        text += f"""
+The page's scripts per message in a burst of {costs['messages']:,} (µs, page-timed totals: the page's clock steps
+by {costs['clockStepUs']:g} µs; medians of {costs['rounds']}; in place: {costs.get('replyBatches', '?'):g} reply
+calls a burst):
+
+| part | µs per message |
+|---|---|
+{{cost_rows}}
+""".replace("{cost_rows}", cost_rows)
+    return text
+
+
 def render(results):
     """The Markdown text, and the verdict rows (measure, result, floor / context, target, met)."""
     r, t, l, c = results["roundtrip"], results["throughput_msgs_per_s"], results["large_payload"], results["core"]
@@ -62,7 +134,7 @@ def render(results):
     account_row = (f"| round trip p50, where the time goes | native {split['bridge_host']:.1f} µs, page and WebKit "
                    f"{split['bridge_web']:.1f} µs | engine echo: native {split['floor_host']:.1f} µs, page and WebKit "
                    f"{split['floor_web']:.1f} µs; padded to the bridge's {split.get('bridge_bytes', '?')} B "
-                   f"{split['floor_sized_web']:.1f} µs. The bridge adds {split['host_added']:+.1f} µs native, "
+                   f"{split['sized_web']:.1f} µs (the hop-by-hop run, below). The bridge adds {split['host_added']:+.1f} µs native, "
                    f"{split['size_added']:+.1f} µs for its messages' size, {split['scripts_added']:+.1f} µs in the "
                    f"page's scripts | — | |\n") if split and "size_added" in split else ""
     extra = rounds_row + account_row + f"""| C-ABI crossing (Swift plugin) | {c['abi_crossing_us']:.2f} µs/msg | through the plugin {c['through_plugin_us']:.2f} µs{plugin_instr} | — | |
@@ -132,6 +204,8 @@ worker serving (its hello, its components brought back).
 """ + "\n".join(targets_rows)
     plugins_section += isolated_section
 
+    hop_section = hops_md(r.get("account"), results.get("script_costs_us"))
+
     def size_ratio(row):
         return f"×{row['bridgeMs'] / row['floorMs']:.2f}" if row["floorMs"] >= 1 and row["bridgeMs"] >= 1 else "— (under the 1 ms clock)"
 
@@ -153,7 +227,7 @@ the gap between two consecutive arrivals of a sequential run, i.e. one full trip
 Bridge and floor runs alternate four times in one host process; warm-ups are not counted. The floor is the
 engine's bare echo in the same run: JSON text posted to a script-message handler that evaluates the callback
 with it, one message at a time, no bridge.
-
+{hop_section}
 ## Start-up phases
 
 Medians of the start-up runs, in ms since the bench started the process: the host's own phases as its
@@ -328,7 +402,9 @@ configuration (the app has one main window and at most one modal: two is the mos
 
 
 COST_CASES = {"bridge": "bridge, in process", "bridge_isolated": "bridge, isolated (--isolate)",
-              "floor": "engine echo"}
+              "floor": "engine echo", "bridge_from_adapter": "bridge from nativeBridge.receive on (no web library)",
+              "bridge_from_relay": "bridge from the relay on (no web library, no adapter)",
+              "relay_unanswered": "the same, to a component the host does not have (no replies)"}
 
 
 def cost_md(results):
@@ -351,4 +427,17 @@ plugin in process), or the web process's main thread (the web library, the adapt
 | messages | host main | host other threads | web main | web other threads | worker | total | rate |
 |---|---|---|---|---|---|---|---|
 {rows}
+""" + cost_split_md(results.get("cost_page_split"))
+
+
+def cost_split_md(split):
+    """The web process main thread's CPU per message by part (cost.py `page_split`)."""
+    if not split:
+        return ""
+    return f"""
+The web process's main thread per message, by part (differences of the rows above): the web library's send
+{split['library_send']:.2f} µs, the adapter's (size check, batching) {split['adapter_send']:.2f} µs, the replies' delivery
+(the host's call, JSON.parse, the adapter's loop, the web library, the callbacks) {split['reply_delivery']:.2f} µs, the
+messages' JSON text, batches, the relay's DOM event and postMessage {split['text_and_relay']:.2f} µs; {split['total']:.2f} µs
+in all.
 """

@@ -14,7 +14,11 @@ from ..procfs import cpu_ms, descendants
 TITLE = "CPU per message in each process during overlapped throughput (bridge, isolated bridge, engine echo)"
 
 ROUNDS, PER_ROUND, REPEATS = 5, 20000, 3
-CASES = {"bridge": ("bridge", []), "bridge_isolated": ("bridge", ["--isolate"]), "floor": ("floor", [])}
+CASES = {"bridge": ("bridge", []), "bridge_isolated": ("bridge", ["--isolate"]), "floor": ("floor", []),
+         # The bridge with part of the page's way left out (roundtrip.html `partialThroughput`): what each part
+         # costs the web process's main thread is the difference of two of these rows (`page_split`).
+         "bridge_from_adapter": ("adapter", []), "bridge_from_relay": ("relay", []),
+         "relay_unanswered": ("relay_unanswered", [])}
 PARTS = ["host_main", "host_other", "web_main", "web_other", "worker"]
 
 
@@ -59,4 +63,20 @@ def measure(bench):
         row["total_us"] = round(sum(row[part] for part in PARTS), 2)
         row["rate"] = round(statistics.median(rates)) if rates else None
         figures[case] = row
-    return {"cost": figures}
+    return {"cost": figures, "cost_page_split": page_split(figures)}
+
+
+def page_split(figures):
+    """The web process main thread's µs per message during overlapped throughput, by part: the web library's send
+    (bridge − from the adapter), the adapter's (from the adapter − from the relay: size check, batching; the JSON
+    text is made in both), the replies' delivery (from the relay − unanswered: the host's call, JSON.parse, the
+    adapter's loop, the web library, the callbacks) and the rest (unanswered: the JSON text, batches, the relay's
+    DOM event and postMessage)."""
+    names = ("bridge", "bridge_from_adapter", "bridge_from_relay", "relay_unanswered")
+    if not all(name in figures for name in names):
+        return None
+    web = {name: figures[name]["web_main"] for name in names}
+    return {"library_send": round(web["bridge"] - web["bridge_from_adapter"], 2),
+            "adapter_send": round(web["bridge_from_adapter"] - web["bridge_from_relay"], 2),
+            "reply_delivery": round(web["bridge_from_relay"] - web["relay_unanswered"], 2),
+            "text_and_relay": web["relay_unanswered"], "total": web["bridge"]}

@@ -21,7 +21,7 @@ MODES = {"in_process": [], "process": ["--isolate"], "sandbox": ["--sandbox"]}
 def measure(bench):
     figures, sizes = {}, {}
     built = builds(bench)
-    page = "file://" + os.path.join(bench.root, f"Benchmarks/web/roundtrip.html?count={bench.count}")
+    page = "file://" + os.path.join(bench.root, f"Benchmarks/web/roundtrip.html?count={bench.count}&mixed=0")
     for mode, flags in MODES.items():
         if mode == "sandbox" and not shutil.which("bwrap"):
             continue
