@@ -47,6 +47,16 @@ struct LazyWorkerUnitTests {
 
     // MARK: A worker only when first needed
 
+    /// ``declared``, its worker the fake saying `hello` (loading `file`), and the file that counts its starts.
+    static func declaredPlugin(
+        hello: WorkerMessage = goodHello, file: String? = nil
+    ) throws -> (IsolatedPlugin, starts: String) {
+        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
+        let plugin = IsolatedPlugin.declared(
+            declared, file: file, launcher: launcher(starts: starts, hello: hello), logger: Logger(label: "t"))
+        return (plugin, starts)
+    }
+
     /// A launcher whose "worker" notes each start in `starts`; for a file whose name contains "broken" it exits
     /// with status 3 (it crashed while loading); otherwise it says `hello`, then answers each `add` call it reads
     /// with 42, and each heartbeat (the first call starts the worker: it was sent before the hello).
@@ -84,11 +94,9 @@ struct LazyWorkerUnitTests {
     }
 
     @Test func aDeclaredPluginStartsItsWorkerAtItsFirstCallWhichWaitsForTheHello() async throws {
-        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
         let hello = WorkerMessage.hello(
             id: "dev.test.fake", version: "1.2.0", abi: "1.0", components: ["fake", "other"])
-        let plugin = IsolatedPlugin.declared(
-            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: hello), logger: Logger(label: "t"))
+        let (plugin, starts) = try Self.declaredPlugin(hello: hello)
         defer { plugin.shutdown() }
         // Announced from its declaration, with no process.
         #expect(
@@ -104,10 +112,8 @@ struct LazyWorkerUnitTests {
     }
 
     @Test func aFirstWorkerWhoseHelloDiffersIsReportedOnceAndStartedNoMore() async throws {
-        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
         let hello = WorkerMessage.hello(id: "dev.test.fake", version: "1.2.0", abi: "1.0", components: ["fake"])
-        let plugin = IsolatedPlugin.declared(
-            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: hello), logger: Logger(label: "t"))
+        let (plugin, starts) = try Self.declaredPlugin(hello: hello)
         defer { plugin.shutdown() }
         var failures: [PluginLoadError] = []
         plugin.onEvent = { event in
@@ -137,11 +143,7 @@ struct LazyWorkerUnitTests {
     }
 
     @Test func aFirstWorkerThatCrashesWhileLoadingIsReportedWithItsStatus() async throws {
-        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
-        let plugin = IsolatedPlugin.declared(
-            Self.declared, file: "/staged/libfake-broken.so",
-            launcher: Self.launcher(starts: starts, hello: Self.goodHello),
-            logger: Logger(label: "t"))
+        let (plugin, starts) = try Self.declaredPlugin(file: "/staged/libfake-broken.so")
         defer { plugin.shutdown() }
         var failures: [PluginLoadError] = []
         plugin.onEvent = { event in
@@ -161,10 +163,7 @@ struct LazyWorkerUnitTests {
     /// `--watch`: a new build of a plugin without a worker is loaded in a worker (its validation); a broken one
     /// leaves the plugin declared, a good one's worker serves from then on.
     @Test func aNewBuildOfADeclaredPluginIsValidatedInItsFirstWorker() async throws {
-        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
-        let plugin = IsolatedPlugin.declared(
-            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: Self.goodHello),
-            logger: Logger(label: "t"))
+        let (plugin, starts) = try Self.declaredPlugin()
         defer { plugin.shutdown() }
         let (none, refused) = await Self.reload(plugin, from: "/staged/2-libfake-broken.so")
         #expect(none == nil)
@@ -206,10 +205,7 @@ struct LazyWorkerUnitTests {
     /// A first use while a new build of a plugin without a worker is loading adopts that build's worker: what it
     /// sends waits for that hello, and no second worker starts.
     @Test func aFirstUseWhileANewBuildLoadsIsServedByIt() async throws {
-        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
-        let plugin = IsolatedPlugin.declared(
-            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: Self.goodHello),
-            logger: Logger(label: "t"))
+        let (plugin, starts) = try Self.declaredPlugin()
         defer { plugin.shutdown() }
         let ((names, error), (result, _)) = await Self.reloadAndCall(plugin, from: "/staged/2-libfake.so")
         #expect(names == [] && error == nil, "\(String(describing: error))")
@@ -219,10 +215,7 @@ struct LazyWorkerUnitTests {
 
     /// If that new build does not load, the build the plugin was declared with is started for the page instead.
     @Test func aFirstUseAdoptingANewBuildThatFailsFallsBackToThePreviousBuild() async throws {
-        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
-        let plugin = IsolatedPlugin.declared(
-            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: Self.goodHello),
-            logger: Logger(label: "t"))
+        let (plugin, starts) = try Self.declaredPlugin()
         defer { plugin.shutdown() }
         let ((names, error), (_, callError)) = await Self.reloadAndCall(plugin, from: "/staged/2-libfake-broken.so")
         #expect(names == nil && error?.reason == "its worker process exited while loading it (status 3)")
@@ -237,10 +230,7 @@ struct LazyWorkerUnitTests {
     /// A new build arriving while a first use's worker loads replaces it: the call made for that first use is
     /// answered with why, and the new build serves.
     @Test func aNewBuildArrivingWhileAFirstWorkerLoadsReplacesIt() async throws {
-        let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
-        let plugin = IsolatedPlugin.declared(
-            Self.declared, file: nil, launcher: Self.launcher(starts: starts, hello: Self.goodHello),
-            logger: Logger(label: "t"))
+        let (plugin, starts) = try Self.declaredPlugin()
         defer { plugin.shutdown() }
         let ((names, error), (_, callError)) = await Self.reloadAndCall(
             plugin, from: "/staged/2-libfake.so", callFirst: true)
