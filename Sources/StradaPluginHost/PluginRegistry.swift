@@ -146,18 +146,17 @@ package final class PluginRegistry {
     /// in-process plugins follow (``DeclaredPlugin/declaration(of:cached:manifest:trust:)``), from this host's
     /// plugin manifest cache: a declared one gets its worker only when first needed.
     package func declarations(ofIsolated paths: [String]) -> [DeclaredPlugin.Declaration] {
-        var folders: [String: mode_t] = [:]
+        var folderModes: [String: mode_t?] = [:]  // each folder stat'ed once; nil: it cannot be read
         return paths.map { path in
             let folder = (path as NSString).deletingLastPathComponent
             var info = stat()
             guard stat(path, &info) == 0 else { return .probe }
-            let folderMode =
-                folders[folder]
-                ?? {
-                    var folderInfo = stat()
-                    return stat(folder, &folderInfo) == 0 ? folderInfo.st_mode : 0o777
-                }()
-            folders[folder] = folderMode
+            if folderModes[folder] == nil {
+                var folderInfo = stat()
+                folderModes[folder] = stat(folder, &folderInfo) == 0 ? folderInfo.st_mode : nil
+            }
+            // As in `loadAll`: a folder that cannot be read refuses its plugins.
+            guard let folderMode = folderModes[folder] ?? nil else { return .refused(.unreadableDirectory(folder)) }
             return DeclaredPlugin.declaration(
                 of: path, info: info, folder: folder, folderMode: folderMode, cache: cache)
         }
