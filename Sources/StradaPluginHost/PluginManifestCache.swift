@@ -14,8 +14,9 @@ package struct PluginManifestCache {
     package static let limit = 5_000
     /// The cache file.
     package let file: String
-    /// Status JSON text by file identity, parsed only when asked for.
-    private var entries: [Identity: Substring]
+    /// Status JSON text by the key of its line (``Identity/key``), parsed only when asked for. Lines are kept as
+    /// the text they are: a start-up reads up to ``limit`` of them and looks up only the files it has.
+    private var entries: [String: String]
 
     /// A file's device, inode, size, modification time and path: any rewrite of the file changes it.
     struct Identity: Hashable {
@@ -40,18 +41,8 @@ package struct PluginManifestCache {
             self.path = path
         }
 
-        /// Read from a line's key, "device inode size seconds.nanoseconds<TAB>path".
-        init?(key: Substring) {
-            let parts = key.split(separator: "\t", maxSplits: 1)
-            guard parts.count == 2 else { return nil }
-            let numbers = parts[0].split(whereSeparator: { $0 == " " || $0 == "." }).map { Int64($0) }
-            guard numbers.count == 5, let device = numbers[0], let inode = numbers[1], let size = numbers[2],
-                let seconds = numbers[3], let nanoseconds = numbers[4]
-            else { return nil }
-            (self.device, self.inode, self.size) = (UInt64(device), UInt64(inode), size)
-            (self.seconds, self.nanoseconds, path) = (Int(seconds), Int(nanoseconds), String(parts[1]))
-        }
-
+        /// A line's key, "device inode size seconds.nanoseconds<TAB>path": the one form lines are written in, so
+        /// a file is looked up by its key's text.
         var key: String { "\(device) \(inode) \(size) \(seconds).\(nanoseconds)\t\(path)" }
     }
 
@@ -59,10 +50,7 @@ package struct PluginManifestCache {
     package init(file: String = BaseDirectory.cache.appending("strada/plugin-manifests")) {
         self.file = file
         entries = [:]
-        for line in Self.lines(of: file) {
-            guard let (key, json) = Self.split(line), let identity = Identity(key: key) else { continue }
-            entries[identity] = json
-        }
+        for line in Self.lines(of: file) { entries[line.key] = line.json }
     }
 
     /// What a probe said about `path` when it loaded, if the file is unchanged since; `nil` otherwise.
@@ -73,8 +61,8 @@ package struct PluginManifestCache {
 
     /// ``status(of:)-swift.method`` for a file whose identity is known.
     func status(of identity: Identity) -> PluginStatus? {
-        guard let text = entries[identity],
-            let json = try? JSON(parsing: String(text)),
+        guard let text = entries[identity.key],
+            let json = try? JSON(parsing: text),
             var status = PluginStatus(json: json), status.state == .loaded, !status.components.isEmpty
         else { return nil }
         status.path = identity.path
@@ -88,18 +76,15 @@ package struct PluginManifestCache {
     package mutating func remember(_ statuses: [PluginStatus]) {
         var added: [(identity: Identity, json: String)] = []
         for status in statuses where status.state == .loaded {
-            guard let identity = Identity(status.path), entries[identity] == nil else { continue }
+            guard let identity = Identity(status.path), entries[identity.key] == nil else { continue }
             added.append((identity, status.json.serialized(sortedKeys: true)))
         }
         guard !added.isEmpty else { return }
         let paths = Set(added.map(\.identity.path))
         // Lines other hosts wrote since this one read the file are kept; older lines of the same paths go.
-        let kept = Self.lines(of: file).filter { line in
-            guard let (key, _) = Self.split(line) else { return false }
-            return !paths.contains(String(key.split(separator: "\t", maxSplits: 1).last ?? ""))
-        }
+        let kept = Self.lines(of: file).filter { !paths.contains($0.path) }.map { "\($0.key)\t\($0.json)" }
         let lines = (kept + added.map { "\($0.identity.key)\t\($0.json)" }).suffix(Self.limit)
-        for item in added { entries[item.identity] = Substring(item.json) }
+        for item in added { entries[item.identity.key] = item.json }
         try? FileManager.default.createDirectory(
             atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let temporary = file + ".\(getpid())"
@@ -108,15 +93,25 @@ package struct PluginManifestCache {
         if rename(temporary, file) != 0 { unlink(temporary) }
     }
 
-    private static func lines(of file: String) -> [Substring] {
-        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n")
-    }
-
-    /// A line's key (identity and path) and its JSON.
-    private static func split(_ line: Substring) -> (Substring, Substring)? {
-        guard let tab = line.firstIndex(of: "\t"), let second = line[line.index(after: tab)...].firstIndex(of: "\t")
-        else { return nil }
-        return (line[..<second], line[line.index(after: second)...])
+    /// The lines of `file` (none when it is missing or unreadable), each as its key, the key's path and its JSON;
+    /// a line without two tabs is left out. Read as bytes: a start-up reads thousands of lines, and splitting them
+    /// as Swift strings (by Character) cost ~20 µs a line.
+    private static func lines(of file: String) -> [(key: String, path: String, json: String)] {
+        guard let data = FileManager.default.contents(atPath: file) else { return [] }
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+            let bytes = bytes.bindMemory(to: UInt8.self)
+            var lines: [(key: String, path: String, json: String)] = []
+            var start = 0
+            while start < bytes.count {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                defer { start = end + 1 }
+                guard let tab = bytes[start..<end].firstIndex(of: UInt8(ascii: "\t")),
+                    let second = bytes[(tab + 1)..<end].firstIndex(of: UInt8(ascii: "\t"))
+                else { continue }
+                let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self) }
+                lines.append((text(start..<second), text((tab + 1)..<second), text((second + 1)..<end)))
+            }
+            return lines
+        }
     }
 }

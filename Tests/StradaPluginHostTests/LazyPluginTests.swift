@@ -89,3 +89,28 @@ struct LazyPluginTests {
         #expect(lines.count == 1)
     }
 }
+
+extension LazyPluginTests {
+    @Test func aCacheLineThatIsNotOneIsSkippedAndTheLinesAroundItStillCount() throws {
+        let folder = try TemporaryDirectory.make("cache-lines")
+        let first = (folder as NSString).appendingPathComponent("libfirst.so")
+        let second = (folder as NSString).appendingPathComponent("libsecond.so")
+        try "first".write(toFile: first, atomically: false, encoding: .utf8)
+        try "second".write(toFile: second, atomically: false, encoding: .utf8)
+        let file = (folder as NSString).appendingPathComponent("plugin-manifests")
+        var cache = PluginManifestCache(file: file)
+        cache.remember([Self.loaded(first, id: "dev.example.first")])
+        // Another writer's garbage (no tabs, one tab, an empty line) between two good lines, and no final newline.
+        let written = try String(contentsOfFile: file, encoding: .utf8)
+        try (written + "garbage\n\nkey only\tno json\n").write(toFile: file, atomically: false, encoding: .utf8)
+        cache = PluginManifestCache(file: file)
+        cache.remember([Self.loaded(second, id: "dev.example.second")])
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try String(text.dropLast()).write(toFile: file, atomically: false, encoding: .utf8)
+
+        let read = PluginManifestCache(file: file)
+        #expect(read.status(of: first)?.id == "dev.example.first")
+        #expect(read.status(of: second)?.id == "dev.example.second")
+        #expect(text.split(separator: "\n").count == 2)
+    }
+}
