@@ -164,9 +164,9 @@ def render(results):
 ## Start-up against installed plugins
 
 Medians, in ms from the process start to `host.ready`, with the form plugin and copies of a tiny C plugin, each
-with its manifest (`Benchmarks/tiny-plugin`); plugins are opened only when a page first uses them
-([docs/plugins.md](../docs/plugins.md#when-plugins-are-opened)). The last row: ten copies the host has never seen,
-their first start against the next one.
+with its manifest (`Benchmarks/tiny-plugin`), the counts alternating run by run; plugins are opened only when a
+page first uses them ([docs/plugins.md](../docs/plugins.md#when-plugins-are-opened)). The last row: ten copies the
+host has never seen, their first start against the next one.
 
 | plugins | to host.ready | against none |
 |---|---|---|
