@@ -241,8 +241,20 @@ package final class PluginLoader {
             let reason = String(cString: strerror(errno))
             return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (\(reason))"))
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        guard let data = try? handle.readToEnd() ?? Data(), let text = String(data: data, encoding: .utf8) else {
+        defer { close(descriptor) }
+        // Plain reads, not FileHandle's: its reading and closing were ~13 ms of a start-up with 1,000 plugins.
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        var count = 0
+        repeat {
+            count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count > 0 { bytes += chunk[..<count] }
+        } while count > 0 || (count < 0 && errno == EINTR)
+        guard count == 0 else {
+            let reason = String(cString: strerror(errno))
+            return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (\(reason))"))
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(.manifestInvalid(path, manifestPath, "it cannot be read (not UTF-8 text)"))
         }
         do throws(MalformedMessage) {

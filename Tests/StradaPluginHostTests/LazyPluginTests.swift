@@ -114,3 +114,38 @@ extension LazyPluginTests {
         #expect(text.split(separator: "\n").count == 2)
     }
 }
+
+extension LazyPluginTests {
+    // MARK: Reading a manifest
+
+    @Test func aManifestIsReadWholeAndOneThatCannotBeReadSaysWhy() throws {
+        let folder = try TemporaryDirectory.make("manifests")
+        let plugin = (folder as NSString).appendingPathComponent("libcounter.so")
+        let manifest = PluginManifest.path(forPlugin: plugin)
+        #expect(try PluginLoader.readManifest(forPlugin: plugin).get() == nil)  // none beside it
+
+        // Longer than one read: every component is there.
+        let names = (0..<600).map { "component-\($0)" }
+        let quoted = names.map { "\"\($0)\"" }.joined(separator: ", ")
+        try "{\"id\": \"dev.example.counter\", \"components\": [\(quoted)]}".write(
+            toFile: manifest, atomically: false, encoding: .utf8)
+        #expect(try PluginLoader.readManifest(forPlugin: plugin).get()?.components == names)
+
+        try Data([0x7B, 0xFF, 0xFE, 0x7D]).write(to: URL(fileURLWithPath: manifest))
+        #expect(
+            PluginLoader.readManifest(forPlugin: plugin).failure?.reason
+                == "its manifest \(manifest) is invalid: it cannot be read (not UTF-8 text)")
+
+        try FileManager.default.removeItem(atPath: manifest)
+        try FileManager.default.createDirectory(atPath: manifest, withIntermediateDirectories: false)
+        #expect(
+            PluginLoader.readManifest(forPlugin: plugin).failure?.reason
+                == "its manifest \(manifest) is invalid: it cannot be read (Is a directory)")
+    }
+}
+
+extension Result {
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { error } else { nil }
+    }
+}
