@@ -202,6 +202,18 @@ worker serving (its hello, its components brought back).
 | plugin runs | start to adapter ready | hot reload | of which loading |
 |---|---|---|---|
 """ + "\n".join(targets_rows)
+    wakeups = results.get("isolated_wakeup_floor")
+    in_process, worker = isolated.get("in_process", {}), isolated.get("process", {})
+    if wakeups and "p50_us" in in_process and "p50_us" in worker:
+        isolated_section += f"""
+
+What isolation adds to a lone round trip, against the operating system's floor for it
+(`Benchmarks/wakeup-floor/pingpong.c`: one-byte round trips with a {wakeups.get('pause_us', 250)} µs pause between them, p50 / p99): the
+isolated bridge's p50 is {worker['p50_us'] - in_process['p50_us']:+.0f} µs over in process ({worker['p50_us']:.0f}
+against {in_process['p50_us']:.0f} µs; their echoes {worker['floor_p50_us']:.0f} and {in_process['floor_p50_us']:.0f}
+µs). The floor: to a thread {wakeups['thread']['p50']:.0f} / {wakeups['thread']['p99']:.0f} µs, to a child process
+{wakeups['process']['p50']:.0f} / {wakeups['process']['p99']:.0f} µs, in the host's shape (the child, then a
+reader thread that wakes the main thread) {wakeups['host']['p50']:.0f} / {wakeups['host']['p99']:.0f} µs."""
     plugins_section += isolated_section
 
     hop_section = hops_md(r.get("account"), results.get("script_costs_us"))
