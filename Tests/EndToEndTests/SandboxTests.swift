@@ -7,15 +7,15 @@ import Testing
 /// (`Fixtures/sandbox-probe-plugin.c`) tries to read a file in the user's home, to connect to a TCP server on
 /// the host's loopback and to signal the host. As a plain worker process it can do all three; in the sandbox
 /// each is denied by the kernel, and granted `network` it connects (and still reads nothing of the home). It then
-/// makes three calls the sandbox's seccomp filter denies (ptrace, unshare of a user namespace, keyctl): `EPERM` in
-/// the sandbox, and not `EPERM` as a plain worker, where no filter answers them.
+/// makes four calls the sandbox's seccomp filter denies (ptrace, unshare of a user namespace, keyctl, and the
+/// terminal ioctl TIOCSTI): `EPERM` in the sandbox, and not `EPERM` as a plain worker, where no filter answers them.
 @Suite(.serialized, .oneAtATime, .temporaryDirectories, .timeLimit(.minutes(3)))
 struct SandboxTests {
     struct Outcome: Equatable {
         var read: String
         var connect: String
         var signal: String
-        /// What ptrace, unshare and keyctl got, by name.
+        /// What ptrace, unshare, keyctl and ioctl(TIOCSTI) got, by name.
         var calls: [String: String] = [:]
     }
 
@@ -56,7 +56,9 @@ struct SandboxTests {
         return Outcome(
             read: data["read"]?.stringValue ?? "?", connect: data["connect"]?.stringValue ?? "?",
             signal: data["signal"]?.stringValue ?? "?",
-            calls: ["ptrace", "unshare", "keyctl"].reduce(into: [:]) { $0[$1] = data[$1]?.stringValue ?? "?" })
+            calls: ["ptrace", "unshare", "keyctl", "tiocsti"].reduce(into: [:]) {
+                $0[$1] = data[$1]?.stringValue ?? "?"
+            })
     }
 
     @Test func aPlainWorkerCanDoAllThree() async throws {
@@ -65,21 +67,22 @@ struct SandboxTests {
             [outcome.read, outcome.connect, outcome.signal] == ["ok", "ok", "ok"], "the probe works: \(outcome)")
     }
 
-    /// No filter answers a plain worker: whatever ptrace, unshare and keyctl get there, it is not the filter's
+    /// No filter answers a plain worker: whatever ptrace, unshare, keyctl and TIOCSTI get there, it is not the filter's
     /// `EPERM` (so the sandbox's answers below are the filter's).
     @Test func aPlainWorkerHasNoSeccompFilter() async throws {
         let outcome = try await Self.probe(["--isolate"])
-        #expect(outcome.calls.count == 3 && !outcome.calls.values.contains("?"), "\(outcome)")
+        #expect(outcome.calls.count == 4 && !outcome.calls.values.contains("?"), "\(outcome)")
         for (call, result) in outcome.calls {
             #expect(result != Self.deniedByFilter, "\(call): \(outcome)")
         }
     }
 
-    @Test func inTheSandboxTheSeccompFilterDeniesPtraceUnshareAndKeyctl() async throws {
+    @Test func inTheSandboxTheSeccompFilterDeniesPtraceUnshareKeyctlAndTIOCSTI() async throws {
         let outcome = try await Self.probe(["--sandbox"])
         #expect(
             outcome.calls == [
                 "ptrace": Self.deniedByFilter, "unshare": Self.deniedByFilter, "keyctl": Self.deniedByFilter,
+                "tiocsti": Self.deniedByFilter,
             ],
             "\(outcome)")
     }

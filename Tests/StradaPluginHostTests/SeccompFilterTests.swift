@@ -68,6 +68,23 @@ struct SeccompFilterTests {
     }
 
     @Test(arguments: Architecture.allCases)
+    func anIoctlPushingInputIntoATerminalIsDeniedAndOrdinaryRequestsAreAllowed(_ architecture: Architecture) throws {
+        let filter = SeccompFilter(for: architecture)
+        let ioctl = SeccompFilter.ioctl.number(on: architecture)!
+        // TIOCSTI, TIOCLINUX, and TIOCSTI with high bits the terminal driver ignores (it reads 32 bits).
+        for request: UInt64 in [0x5412, 0x541C, 0x1_0000_5412] {
+            #expect(try answer(filter, ioctl, arguments: [1, request]) == SeccompFilter.Action.deny, "\(request)")
+        }
+        // TCGETS, FIONREAD, FIONBIO, FIOCLEX.
+        for request: UInt64 in [0x5401, 0x541B, 0x5421, 0x5451] {
+            #expect(try answer(filter, ioctl, arguments: [1, request]) == SeccompFilter.Action.allow, "\(request)")
+        }
+        // Another call with TIOCSTI's number as its second argument is not an ioctl.
+        #expect(
+            try answer(filter, Self.everyday[architecture]![1], arguments: [1, 0x5412]) == SeccompFilter.Action.allow)
+    }
+
+    @Test(arguments: Architecture.allCases)
     func theTablesNameEachCallOnceAndTheIssuesList(_ architecture: Architecture) {
         let numbers = SeccompFilter.denied.compactMap { $0.number(on: architecture) }
         #expect(Set(numbers).count == numbers.count)

@@ -28,6 +28,18 @@ extension SeccompFilter {
     /// `clone3`: answered `ENOSYS` (its flags are behind a pointer the filter cannot read).
     static let clone3 = Syscall("clone3", x86_64: 435, aarch64: 435)
 
+    /// `ioctl`: allowed, unless its request is one of ``deniedTerminalRequests``.
+    static let ioctl = Syscall("ioctl", x86_64: 16, aarch64: 29)
+    /// The `ioctl` requests answered `EPERM` (the same numbers on both architectures), compared on their low 32
+    /// bits as the terminal driver reads them: `TIOCSTI` pushes characters into a terminal's input, to be read as
+    /// if typed by its user (a way out of any sandbox sharing that terminal; bubblewrap's `--new-session` also
+    /// takes the worker off it), and `TIOCLINUX` reaches the Linux console's own functions, selection and
+    /// pasting included. Other requests stay open: a plugin's libraries ask terminals and descriptors for
+    /// ordinary things (`TCGETS`, `FIONREAD`, `FIONBIO`) and the sandbox leaves it no device to misuse.
+    /// `prctl` is not narrowed: what it could change to escape (capabilities, no-new-privileges, the filter
+    /// itself) the kernel already refuses inside bubblewrap.
+    package static let deniedTerminalRequests: [UInt32] = [0x5412, 0x541C]  // TIOCSTI, TIOCLINUX
+
     /// The calls answered `EPERM`. A plugin draws a component and answers a page: it has no business with any of
     /// these, and each is a way out of the sandbox or into the kernel's less-trodden code.
     package static let denied: [Syscall] = [

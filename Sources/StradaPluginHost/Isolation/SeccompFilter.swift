@@ -7,8 +7,8 @@ import Foundation
 /// The program checks that the call comes from the host's own architecture (another one, such as 32-bit x86 on
 /// an x86_64 kernel, numbers its calls differently and would slip past the list: the process is killed), then
 /// answers `EPERM` to the calls in ``denied`` and to x86_64's x32 calls, `ENOSYS` to `clone3` (whose flags a
-/// filter cannot read: the C library then falls back to `clone`), and `EPERM` to a `clone` that asks for a new
-/// namespace (what `unshare` would do). Everything else is allowed: the sandbox's namespaces, not this list, keep
+/// filter cannot read: the C library then falls back to `clone`), `EPERM` to a `clone` that asks for a new
+/// namespace (what `unshare` would do) and to the terminal `ioctl` requests in ``deniedTerminalRequests``. Everything else is allowed: the sandbox's namespaces, not this list, keep
 /// the plugin from the user's files, the network and other processes; the filter narrows the kernel's surface.
 package struct SeccompFilter: Sendable, Equatable {
     /// An architecture the filter knows the system-call numbers of.
@@ -55,11 +55,12 @@ package struct SeccompFilter: Sendable, Equatable {
     }
 
     /// `seccomp_data`'s fields, as byte offsets: the call's number, its architecture, and the low 32 bits of its
-    /// first argument (both architectures are little-endian).
+    /// first and second arguments (both architectures are little-endian).
     package enum Offset {
         package static let number: UInt32 = 0
         package static let architecture: UInt32 = 4
         package static let firstArgument: UInt32 = 16
+        package static let secondArgument: UInt32 = 24
     }
 
     /// The `CLONE_NEW*` flags `clone` may not carry: mount, cgroup, UTS, IPC, user, PID and network namespaces.
@@ -77,6 +78,7 @@ package struct SeccompFilter: Sendable, Equatable {
         self.architecture = architecture
         let denied = Self.denied.compactMap { $0.number(on: architecture) }
         let clone = Self.clone.number(on: architecture)!, clone3 = Self.clone3.number(on: architecture)!
+        let ioctl = Self.ioctl.number(on: architecture)!
         // Jumps only go forward, by at most 255: the three answers sit at the end, reached from anywhere above.
         var program = Program()
         program.load(Offset.architecture)
@@ -85,6 +87,14 @@ package struct SeccompFilter: Sendable, Equatable {
         if architecture == .x86_64 { program.jump(ifAnyBit: Self.x32Bit, then: .deny, else: .next) }
         program.jump(ifEqual: clone3, then: .notImplemented, else: .next)
         for number in denied { program.jump(ifEqual: number, then: .deny, else: .next) }
+        // An ioctl's request decides it: the program loads it and answers; any other call skips past (the
+        // accumulator still holds its number).
+        let requests = Self.deniedTerminalRequests
+        program.jump(ifEqual: ioctl, then: .next, else: .skip(requests.count + 1))
+        program.load(Offset.secondArgument)
+        for (index, request) in requests.enumerated() {
+            program.jump(ifEqual: request, then: .deny, else: index == requests.count - 1 ? .allow : .next)
+        }
         program.jump(ifEqual: clone, then: .next, else: .allow)
         program.load(Offset.firstArgument)
         program.jump(ifAnyBit: Self.namespaceFlags, then: .deny, else: .allow)
@@ -123,7 +133,11 @@ package struct SeccompFilter: Sendable, Equatable {
 extension SeccompFilter {
     /// Builds a program whose jumps name where they go; offsets are worked out at the end.
     private struct Program {
-        enum Target { case next, allow, deny, notImplemented, kill }
+        enum Target: Equatable {
+            case next, allow, deny, notImplemented, kill
+            /// Past the next `count` instructions of the body.
+            case skip(Int)
+        }
 
         private var body: [(Instruction, then: Target, else: Target)] = []
 
@@ -146,6 +160,10 @@ extension SeccompFilter {
                 (.kill, Action.killProcess),
             ]
             func offset(from index: Int, to target: Target) -> UInt8 {
+                if case .skip(let count) = target {
+                    precondition(index + 1 + count < body.count, "a seccomp skip past the body")
+                    return UInt8(count)
+                }
                 guard let answer = answers.firstIndex(where: { $0.0 == target }) else { return 0 }
                 let distance = body.count + answer - index - 1
                 precondition(distance <= 255, "a seccomp jump is longer than 255 instructions")

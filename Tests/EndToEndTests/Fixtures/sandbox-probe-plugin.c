@@ -3,12 +3,14 @@
    user's home, connect to a TCP server on the host's loopback, signal the host — and replies to the connect
    with what happened to each: {"read": "ok"|"denied: <why>", "connect": …, "signal": …}. Then three calls the
    sandbox's seccomp filter denies — ptrace (PTRACE_CONT on itself: ESRCH where the call is allowed, as it is not
-   traced), unshare(CLONE_NEWUSER), keyctl (the session keyring's id) — reported the same way as "ptrace",
-   "unshare" and "keyctl". Compiled after plugin-support.c. */
+   traced), unshare(CLONE_NEWUSER), keyctl (the session keyring's id), ioctl(TIOCSTI) on its standard input
+   (ENOTTY where allowed: a pipe) — reported the same way as "ptrace", "unshare", "keyctl" and "tiocsti".
+   Compiled after plugin-support.c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -38,16 +40,18 @@ static void receive(strada_plugin_instance *plugin_instance, strada_string json)
     outcome(connect_result, sizeof connect_result, sock >= 0 && connect(sock, (struct sockaddr *)&address, sizeof address) == 0);
     if (sock >= 0) close(sock);
     outcome(signal_result, sizeof signal_result, kill((pid_t)atoi(pid), 0) == 0);  /* 0: only asks whether it may */
-    char ptrace_result[128], unshare_result[128], keyctl_result[128];
+    char ptrace_result[128], unshare_result[128], keyctl_result[128], tiocsti_result[128];
     outcome(ptrace_result, sizeof ptrace_result, ptrace(PTRACE_CONT, getpid(), 0, 0) == 0);
     outcome(unshare_result, sizeof unshare_result, syscall(SYS_unshare, 0x10000000 /* CLONE_NEWUSER */) == 0);
     /* KEYCTL_GET_KEYRING_ID (0) of KEY_SPEC_SESSION_KEYRING (-3), without creating it (0). */
     outcome(keyctl_result, sizeof keyctl_result, syscall(SYS_keyctl, 0, -3, 0) >= 0);
+    char typed = 'x';
+    outcome(tiocsti_result, sizeof tiocsti_result, ioctl(0, TIOCSTI, &typed) == 0);
     char reply[1024];
     snprintf(reply, sizeof reply,
              "{\"read\":\"%s\",\"connect\":\"%s\",\"signal\":\"%s\",\"ptrace\":\"%s\",\"unshare\":\"%s\","
-             "\"keyctl\":\"%s\"}",
-             read_result, connect_result, signal_result, ptrace_result, unshare_result, keyctl_result);
+             "\"keyctl\":\"%s\",\"tiocsti\":\"%s\"}",
+             read_result, connect_result, signal_result, ptrace_result, unshare_result, keyctl_result, tiocsti_result);
     the_host->reply_to_event(the_host, self->host_instance, str("connect"), str(reply));
 }
 
