@@ -8,8 +8,9 @@ import Foundation
 /// an x86_64 kernel, numbers its calls differently and would slip past the list: the process is killed), then
 /// answers `EPERM` to the calls in ``denied`` and to x86_64's x32 calls, `ENOSYS` to `clone3` (whose flags a
 /// filter cannot read: the C library then falls back to `clone`), `EPERM` to a `clone` that asks for a new
-/// namespace (what `unshare` would do) and to the terminal `ioctl` requests in ``deniedTerminalRequests``. Everything else is allowed: the sandbox's namespaces, not this list, keep
-/// the plugin from the user's files, the network and other processes; the filter narrows the kernel's surface.
+/// namespace (what `unshare` would do) and to the terminal `ioctl` requests in ``deniedTerminalRequests``.
+/// Everything else is allowed: the sandbox's namespaces, not this list, keep the plugin from the user's files, the
+/// network and other processes; the filter narrows the kernel's surface.
 package struct SeccompFilter: Sendable, Equatable {
     /// An architecture the filter knows the system-call numbers of.
     package enum Architecture: Sendable, CaseIterable {
