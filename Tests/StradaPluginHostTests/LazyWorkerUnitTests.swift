@@ -160,6 +160,23 @@ struct LazyWorkerUnitTests {
                 ])
     }
 
+    /// A call made once the first worker ended while loading, but before that end is handled (its input is closed,
+    /// so the call cannot be sent), is answered with why the plugin did not load, not told to try again.
+    @Test func aCallAfterTheFirstWorkerEndedWhileLoadingIsAnsweredWithTheLoadFailure() async throws {
+        let (plugin, _) = try Self.declaredPlugin(file: "/staged/libfake-broken.so")
+        defer { plugin.shutdown() }
+        var first: String?
+        plugin.call(action: "add", arguments: []) { first = $1 }
+        // The worker exits at once; its end is handled on the main actor, which this loop holds meanwhile.
+        let connection = try #require(plugin.connection)
+        let deadline = Date().addingTimeInterval(5)
+        while connection.acceptsInput && Date() < deadline { usleep(10_000) }
+        #expect(!connection.acceptsInput && plugin.connection === connection)
+        let (_, error) = await Self.call(plugin, "add")
+        #expect(error == "plugin dev.test.fake: it failed to load when first needed")
+        #expect(first == "plugin dev.test.fake: it failed to load when first needed")
+    }
+
     /// `--watch`: a new build of a plugin without a worker is loaded in a worker (its validation); a broken one
     /// leaves the plugin declared, a good one's worker serves from then on.
     @Test func aNewBuildOfADeclaredPluginIsValidatedInItsFirstWorker() async throws {
