@@ -130,7 +130,11 @@ package final class IsolatedPlugin {
     ) {
         let plugin = IsolatedPlugin(
             path: path, file: file, launcher: launcher, memoryLimitMB: memoryLimitMB, logger: logger)
-        do throws(PluginLoadError) { try plugin.spawn(.start(completion)) } catch { completion(.failure(error)) }
+        // Nothing else has the plugin until `completion`: what it was started for holds it until then.
+        let started: @MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void = { outcome in
+            withExtendedLifetime(plugin) { completion(outcome) }
+        }
+        do throws(PluginLoadError) { try plugin.spawn(.start(started)) } catch { completion(.failure(error)) }
     }
 
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
