@@ -47,9 +47,9 @@ struct LazyWorkerUnitTests {
 
     // MARK: A worker only when first needed
 
-    /// ``declared``, its worker the fake saying `hello` (loading `file`), and the file that counts its starts.
+    /// `declared`, its worker the fake saying `hello` (loading `file`), and the file that counts its starts.
     static func declaredPlugin(
-        hello: WorkerMessage = goodHello, file: String? = nil
+        _ declared: DeclaredPlugin = declared, hello: WorkerMessage = goodHello, file: String? = nil
     ) throws -> (IsolatedPlugin, starts: String) {
         let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
         let plugin = IsolatedPlugin.declared(
@@ -109,6 +109,22 @@ struct LazyWorkerUnitTests {
         #expect(result == .number(42) && error == nil, "\(error ?? "")")
         #expect(!plugin.waitingForFirstUse)
         #expect(Self.starts(starts) == 1)
+    }
+
+    /// Its grant is made from the manifest read when it was declared (none lies beside `/plugins/libfake.so`), not
+    /// read again, until its first worker serves; then from the manifest beside its file.
+    @Test func itsGrantComesFromTheManifestReadAtItsDeclarationUntilItsFirstWorkerServes() async throws {
+        var declared = Self.declared
+        declared.manifest = .some(PluginManifest(id: "dev.test.fake", origins: ["https://app.example.com"]))
+        let (plugin, _) = try Self.declaredPlugin(declared)
+        defer { plugin.shutdown() }
+        let check = try #require(plugin.registrations.first?.pageCheck, "the declared manifest names origins")
+        #expect(check("https://app.example.com/inbox") == nil)
+        #expect(check("https://other.example.org/")?.contains("is not granted to https://other.example.org") == true)
+
+        let (result, _) = await Self.call(plugin, "add")
+        #expect(result == .number(42))
+        #expect(plugin.registrations.first?.pageCheck == nil, "no manifest beside the file: every page may")
     }
 
     @Test func aFirstWorkerWhoseHelloDiffersIsReportedOnceAndStartedNoMore() async throws {

@@ -139,8 +139,9 @@ package final class IsolatedPlugin {
 
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
     package var registrations: [ComponentRegistration] {
-        // The manifest is read once per set of registrations (they are made again after every reload).
-        let grant = PluginGrants.grant(for: id, manifest: PluginManifest(besidePlugin: path))
+        // The manifest is read once per set of registrations (they are made again after every reload); not at all
+        // before its first worker serves: it was read when the plugin was declared.
+        let grant = PluginGrants.grant(for: id, manifest: declaredManifest ?? PluginManifest(besidePlugin: path))
         return componentNames.map { name in
             ComponentRegistration(name: name, pageCheck: PluginGrants.pageCheck(of: name, plugin: id, grant: grant)) {
                 [weak self, id] destination, delegate in
