@@ -48,12 +48,7 @@ extension HostSession {
             guard let outcome = slot.map({ .success($0) }) ?? started.popFirst() else { continue }
             switch outcome {
             case .success(let plugin):
-                if slot == nil {
-                    registry.rememberLoaded(
-                        PluginStatus(
-                            path: plugin.path, state: .loaded, id: plugin.id, version: plugin.version, abi: plugin.abi,
-                            components: plugin.componentNames))
-                }
+                if slot == nil { registry.rememberLoaded(plugin.loadedStatus) }
                 // As in process: the first plugin (directories in order, files by name) keeps a name claimed twice.
                 for component in plugin.componentNames {
                     guard let owner = owners[component] else {
@@ -119,7 +114,8 @@ extension HostSession {
     /// Hot reload (`--watch`), in process and isolated alike: a plugin file changed while the host runs. A rebuilt
     /// plugin gets its new build (a staged copy; see ``ReloadablePlugin``), a new file a plugin, and a removed
     /// file's components are gone (a name another plugin also serves is taken over by it). Manifests are read
-    /// with their plugin.
+    /// with their plugin. What a new file's worker says it loaded goes into the plugin manifest cache, as at
+    /// start-up (``startWorkers(_:declarations:registry:staging:launcher:logger:)``).
     func pluginFileChanged(_ path: String) {
         guard !path.hasSuffix(".json") else { return }
         guard FileManager.default.fileExists(atPath: path) else { return pluginFileRemoved(path) }

@@ -139,7 +139,11 @@ package final class HostSession {
         automationService.start(
             target: self, greeting: { [windows] in windows.shownNavigator.screens.map(AutomationEvent.screenPushed) })
         for plugin in isolated { observe(plugin) }
-        workers.onStarted = { [weak self] plugin in self?.observe(plugin) }
+        // What the worker of a file added while the host runs says it loaded is remembered, as at start-up.
+        workers.onStarted = { [weak self] plugin in
+            self?.observe(plugin)
+            registry.rememberLoaded(plugin.loadedStatus)
+        }
         registry.onSwap = { [weak self] names in
             guard let self else { return [] }
             var reloaded: [String] = []  // the instances renewed on the screen shown (of the tab shown)

@@ -74,24 +74,40 @@ package struct DeclaredPlugin: Sendable, Equatable {
                 manifest: .some(found)))
     }
 
-    /// ``declaration(of:cached:manifest:trust:)`` for the file at `path` (whose `stat` is `info`, in a folder whose
-    /// mode is `folderMode`), read from disk: one `stat` and one manifest read per file, as a start-up makes a
-    /// thousand of these.
-    static func declaration(
-        of path: String, info: stat, folder: String, folderMode: mode_t, cache: PluginManifestCache
-    ) -> Declaration {
-        let trust =
-            PluginTrust.refusal(path, mode: info.st_mode, of: path)
-            ?? PluginTrust.refusal(path, mode: folderMode, of: folder)
-            // An app requiring signed plugins never announces another, nor one changed since it was signed.
-            ?? PluginSignatures.check(path, hashingLibrary: true)
-        return declaration(
-            of: path, cached: PluginManifestCache.Identity(path, info).flatMap(cache.status(of:)),
-            manifest: PluginLoader.readManifest(forPlugin: path), trust: trust)
-    }
-
     /// The status a host reports for it (`host.ready`'s plugin list, `plugin list`).
     package var status: PluginStatus {
         PluginStatus(path: path, state: .loaded, id: id, version: version, components: componentNames)
+    }
+}
+
+/// A plugins folder as the rule (``DeclaredPlugin/declaration(of:cached:manifest:trust:)``) reads it from disk: its
+/// mode stat'ed once for all its files, then one `stat` and one manifest read per file, as a start-up makes a
+/// thousand of these.
+struct PluginFolder {
+    /// The folder as the trust check names it (no trailing slash).
+    let path: String
+    let mode: mode_t
+
+    /// `nil` when `directory` cannot be stat'ed or is not a folder: its plugins are refused
+    /// (``PluginLoadError/unreadableDirectory(_:)``).
+    init?(_ directory: String) {
+        var info = stat()
+        guard stat(directory, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return nil }
+        path = ((directory as NSString).appendingPathComponent("x") as NSString).deletingLastPathComponent
+        mode = info.st_mode
+    }
+
+    /// How the plugin file at `file` in this folder is declared; `nil` when it cannot be stat'ed or is a folder.
+    func declaration(of file: String, cache: PluginManifestCache) -> DeclaredPlugin.Declaration? {
+        var info = stat()
+        guard stat(file, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { return nil }
+        let trust =
+            PluginTrust.refusal(file, mode: info.st_mode, of: file)
+            ?? PluginTrust.refusal(file, mode: mode, of: path)
+            // An app requiring signed plugins never announces another, nor one changed since it was signed.
+            ?? PluginSignatures.check(file, hashingLibrary: true)
+        return DeclaredPlugin.declaration(
+            of: file, cached: PluginManifestCache.Identity(file, info).flatMap(cache.status(of:)),
+            manifest: PluginLoader.readManifest(forPlugin: file), trust: trust)
     }
 }

@@ -69,18 +69,12 @@ package final class PluginRegistry {
         var report = PluginLoadReport()
         var declarations: [(path: String, declaration: DeclaredPlugin.Declaration)] = []
         for directory in directories {
-            var folder = stat()
-            guard stat(directory, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR else {
+            guard let folder = PluginFolder(directory) else {
                 declarations.append((directory, .refused(.unreadableDirectory(directory))))
                 continue
             }
-            // The folder as the trust check names it (no trailing slash).
-            let folderPath = ((directory as NSString).appendingPathComponent("x") as NSString).deletingLastPathComponent
             for path in PluginProbe.candidateNames(in: directory) where !elsewhere.contains(path) {
-                var info = stat()
-                guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFDIR else { continue }
-                let declaration = DeclaredPlugin.declaration(
-                    of: path, info: info, folder: folderPath, folderMode: folder.st_mode, cache: cache)
+                guard let declaration = folder.declaration(of: path, cache: cache) else { continue }
                 declarations.append((path, declaration))
             }
         }
@@ -146,19 +140,13 @@ package final class PluginRegistry {
     /// in-process plugins follow (``DeclaredPlugin/declaration(of:cached:manifest:trust:)``), from this host's
     /// plugin manifest cache: a declared one gets its worker only when first needed.
     package func declarations(ofIsolated paths: [String]) -> [DeclaredPlugin.Declaration] {
-        var folderModes: [String: mode_t?] = [:]  // each folder stat'ed once; nil: it cannot be read
+        var folders: [String: PluginFolder?] = [:]  // each folder stat'ed once; nil: it cannot be read
         return paths.map { path in
-            let folder = (path as NSString).deletingLastPathComponent
-            var info = stat()
-            guard stat(path, &info) == 0 else { return .probe }
-            if folderModes[folder] == nil {
-                var folderInfo = stat()
-                folderModes[folder] = stat(folder, &folderInfo) == 0 ? folderInfo.st_mode : nil
-            }
+            let directory = (path as NSString).deletingLastPathComponent
+            if folders[directory] == nil { folders[directory] = PluginFolder(directory) }
             // As in `loadAll`: a folder that cannot be read refuses its plugins.
-            guard let folderMode = folderModes[folder] ?? nil else { return .refused(.unreadableDirectory(folder)) }
-            return DeclaredPlugin.declaration(
-                of: path, info: info, folder: folder, folderMode: folderMode, cache: cache)
+            guard let folder = folders[directory] ?? nil else { return .refused(.unreadableDirectory(directory)) }
+            return folder.declaration(of: path, cache: cache) ?? .probe
         }
     }
 

@@ -73,20 +73,42 @@ struct LazyWorkerTests {
         #expect(Self.workers(of: first, loading: "libhot.so").count == 1, "nothing declares it yet")
         try first.send(["command": "quit"])
         #expect(try await first.waitForExit() == 0)
+        try await Self.expectHotIsLazy(plugins: plugins)
+    }
 
-        let second = try HostProcess(page: LazyLoadingTests.formPage, arguments: ["--plugins", plugins, "--isolate"])
-        let ready = try await second.waitFor(.hostReady)
+    /// `--watch`: so is a plugin without a manifest added while the host runs (its worker starts at once).
+    @Test func aPluginAddedWithoutAManifestIsLazyFromTheNextStart() async throws {
+        let plugins = try PluginsDirectory.make()
+        let first = try HostProcess(
+            page: LazyLoadingTests.formPage, arguments: ["--plugins", plugins, "--isolate", "--watch"])
+        try await first.waitFor(.controlAdded) { $0["control"]?["id"] == "form.submit" }
+        let next = (plugins as NSString).appendingPathComponent(".libhot.so.new")
+        try HotReloadTests.buildHotPlugin(version: "v1", at: next)
+        #expect(rename(next, (plugins as NSString).appendingPathComponent("libhot.so")) == 0)
+        let added = try await first.waitFor(.pluginAdded)
+        #expect(added["id"] == "dev.test.hot" && added["components"] == ["hot"], "\(added)")
+        #expect(Self.workers(of: first, loading: "libhot.so").count == 1)
+        try first.send(["command": "quit"])
+        #expect(try await first.waitForExit() == 0)
+        try await Self.expectHotIsLazy(plugins: plugins)
+    }
+
+    /// Starts a host on `plugins` (whose `libhot.so` has no manifest, and loaded in a worker before) and checks
+    /// that the plugin manifest cache declares it: announced, and no worker until a page uses it.
+    static func expectHotIsLazy(plugins: String) async throws {
+        let host = try HostProcess(page: LazyLoadingTests.formPage, arguments: ["--plugins", plugins, "--isolate"])
+        let ready = try await host.waitFor(.hostReady)
         #expect(ready["components"] == ["form", "hot"])
         let listed = ready["plugins"]?.arrayValue?.first { $0["id"] == "dev.test.hot" }
         #expect(listed?["components"] == ["hot"], "\(ready)")
-        try await second.waitFor(.controlAdded) { $0["control"]?["id"] == "form.submit" }
-        #expect(Self.workers(of: second, loading: "libhot.so").isEmpty, "declared from the cache: no worker yet")
-        try second.send(["command": "navigate", "url": LazyLoadingTests.hotPage])
-        try await second.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
-        #expect(Self.workers(of: second, loading: "libhot.so").count == 1)
-        #expect(second.events(named: .pluginError).isEmpty, "\(second.events(named: .pluginError))")
-        try second.send(["command": "quit"])
-        #expect(try await second.waitForExit() == 0)
+        try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "form.submit" }
+        #expect(workers(of: host, loading: "libhot.so").isEmpty, "declared from the cache: no worker yet")
+        try host.send(["command": "navigate", "url": LazyLoadingTests.hotPage])
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
+        #expect(workers(of: host, loading: "libhot.so").count == 1)
+        #expect(host.events(named: .pluginError).isEmpty, "\(host.events(named: .pluginError))")
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
     }
 
     @Test func aDeclaredPluginWhoseFileIsBrokenIsReportedOnceWhenFirstNeeded() async throws {

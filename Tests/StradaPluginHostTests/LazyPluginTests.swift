@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import TestSupport
 import Testing
 
@@ -61,6 +62,16 @@ struct LazyPluginTests {
         let declaration = DeclaredPlugin.declaration(
             of: Self.path, cached: nil, manifest: .success(manifest), trust: nil)
         #expect(declaration == .refused(.otherMajor(Self.path, 2)))
+    }
+
+    /// A plugin whose folder cannot be read is refused with the same error whether it runs in the host's process
+    /// (``PluginRegistry/loadAll(except:)``) or in a worker (``PluginRegistry/declarations(ofIsolated:)``).
+    @MainActor @Test func aPluginInAFolderThatCannotBeReadIsRefusedWhereverItRuns() {
+        let registry = PluginRegistry(directories: ["/nonexistent/plugins"], staging: false, logger: Logger(label: "t"))
+        let inProcess = registry.loadAll().errors
+        #expect(inProcess == [.unreadableDirectory("/nonexistent/plugins")])
+        let isolated = registry.declarations(ofIsolated: ["/nonexistent/plugins/libcounter.so"])
+        #expect(isolated == inProcess.map { .refused($0) })
     }
 
     // MARK: The cache

@@ -47,9 +47,9 @@ struct LazyWorkerUnitTests {
 
     // MARK: A worker only when first needed
 
-    /// ``declared``, its worker the fake saying `hello` (loading `file`), and the file that counts its starts.
+    /// `declared`, its worker the fake saying `hello` (loading `file`), and the file that counts its starts.
     static func declaredPlugin(
-        hello: WorkerMessage = goodHello, file: String? = nil
+        _ declared: DeclaredPlugin = declared, hello: WorkerMessage = goodHello, file: String? = nil
     ) throws -> (IsolatedPlugin, starts: String) {
         let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
         let plugin = IsolatedPlugin.declared(
@@ -111,6 +111,22 @@ struct LazyWorkerUnitTests {
         #expect(Self.starts(starts) == 1)
     }
 
+    /// Its grant is made from the manifest read when it was declared (none lies beside `/plugins/libfake.so`), not
+    /// read again, until its first worker serves; then from the manifest beside its file.
+    @Test func itsGrantComesFromTheManifestReadAtItsDeclarationUntilItsFirstWorkerServes() async throws {
+        var declared = Self.declared
+        declared.manifest = .some(PluginManifest(id: "dev.test.fake", origins: ["https://app.example.com"]))
+        let (plugin, _) = try Self.declaredPlugin(declared)
+        defer { plugin.shutdown() }
+        let check = try #require(plugin.registrations.first?.pageCheck, "the declared manifest names origins")
+        #expect(check("https://app.example.com/inbox") == nil)
+        #expect(check("https://other.example.org/")?.contains("is not granted to https://other.example.org") == true)
+
+        let (result, _) = await Self.call(plugin, "add")
+        #expect(result == .number(42))
+        #expect(plugin.registrations.first?.pageCheck == nil, "no manifest beside the file: every page may")
+    }
+
     @Test func aFirstWorkerWhoseHelloDiffersIsReportedOnceAndStartedNoMore() async throws {
         let hello = WorkerMessage.hello(id: "dev.test.fake", version: "1.2.0", abi: "1.0", components: ["fake"])
         let (plugin, starts) = try Self.declaredPlugin(hello: hello)
@@ -158,6 +174,23 @@ struct LazyWorkerUnitTests {
                         path: "/plugins/libfake.so", reason: "its worker process exited while loading it (status 3)",
                         remedy: "fix or remove the plugin")
                 ])
+    }
+
+    /// A call made once the first worker ended while loading, but before that end is handled (its input is closed,
+    /// so the call cannot be sent), is answered with why the plugin did not load, not told to try again.
+    @Test func aCallAfterTheFirstWorkerEndedWhileLoadingIsAnsweredWithTheLoadFailure() async throws {
+        let (plugin, _) = try Self.declaredPlugin(file: "/staged/libfake-broken.so")
+        defer { plugin.shutdown() }
+        var first: String?
+        plugin.call(action: "add", arguments: []) { first = $1 }
+        // The worker exits at once; its end is handled on the main actor, which this loop holds meanwhile.
+        let connection = try #require(plugin.connection)
+        let deadline = Date().addingTimeInterval(5)
+        while connection.acceptsInput && Date() < deadline { usleep(10_000) }
+        #expect(!connection.acceptsInput && plugin.connection === connection)
+        let (_, error) = await Self.call(plugin, "add")
+        #expect(error == "plugin dev.test.fake: it failed to load when first needed")
+        #expect(first == "plugin dev.test.fake: it failed to load when first needed")
     }
 
     /// `--watch`: a new build of a plugin without a worker is loaded in a worker (its validation); a broken one

@@ -11,18 +11,28 @@ extension IsolatedPlugin {
         wake(for: "action \(action)")
         let number = nextCall
         nextCall += 1
-        guard let connection, pending?.connection !== connection || startingOnFirstUse else {
-            if let refusal { return completion(nil, "\(refusal); try again once it serves") }
-            return completion(nil, "plugin \(id) is restarting; try again once it serves")
+        let restarting = "plugin \(id) is restarting; try again once it serves"
+        guard takesCalls else {
+            return completion(nil, refusal.map { "\($0); try again once it serves" } ?? restarting)
         }
-        // A first worker that ended already while loading fails the call with why, once its end is handled.
-        guard
-            send(.call(call: number, action: action, arguments: arguments))
-                || (startingOnFirstUse && !connection.acceptsInput)
-        else {
-            return completion(nil, "plugin \(id) is restarting; try again once it serves")
+        guard send(.call(call: number, action: action, arguments: arguments)) || firstWorkerEndedWhileLoading else {
+            return completion(nil, restarting)
         }
         calls[number] = completion
+    }
+
+    /// Whether a call is sent now: a worker serves, or a declared plugin's first worker is loading (the call waits
+    /// in its input for the hello, as the page's messages do). Not without a worker, nor while a worker restarts.
+    private var takesCalls: Bool {
+        guard let connection else { return false }
+        return startingOnFirstUse || pending?.connection !== connection
+    }
+
+    /// Whether a declared plugin's first worker ended while loading, its end not handled yet (its input is closed
+    /// already, so nothing can be sent to it). A call that could not be sent is kept then: handling that end fails
+    /// it with why the worker did not load, as it fails the calls sent before the worker ended.
+    private var firstWorkerEndedWhileLoading: Bool {
+        startingOnFirstUse && connection?.acceptsInput == false
     }
 
     /// Ends every call waiting for a result: `completion(nil, "plugin <id>: <reason>")`, in call order.

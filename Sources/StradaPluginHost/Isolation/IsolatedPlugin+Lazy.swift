@@ -43,6 +43,15 @@ extension IsolatedPlugin {
         return plugin
     }
 
+    /// Its manifest as read when it was declared (``DeclaredPlugin/manifest``), until its first worker serves (or
+    /// fails to); `nil` then, or when it was not read.
+    var declaredManifest: PluginManifest?? {
+        switch lazy {
+        case .declared(let declared)?, .starting(let declared)?: declared.manifest
+        case .broken?, nil: nil
+        }
+    }
+
     /// Whether it is declared and no worker runs for it, nor is starting.
     var waitingForFirstUse: Bool {
         if case .declared = lazy { connection == nil } else { false }

@@ -130,13 +130,18 @@ package final class IsolatedPlugin {
     ) {
         let plugin = IsolatedPlugin(
             path: path, file: file, launcher: launcher, memoryLimitMB: memoryLimitMB, logger: logger)
-        do throws(PluginLoadError) { try plugin.spawn(.start(completion)) } catch { completion(.failure(error)) }
+        // Nothing else has the plugin until `completion`: what it was started for holds it until then.
+        let started: @MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void = { outcome in
+            withExtendedLifetime(plugin) { completion(outcome) }
+        }
+        do throws(PluginLoadError) { try plugin.spawn(.start(started)) } catch { completion(.failure(error)) }
     }
 
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
     package var registrations: [ComponentRegistration] {
-        // The manifest is read once per set of registrations (they are made again after every reload).
-        let grant = PluginGrants.grant(for: id, manifest: PluginManifest(besidePlugin: path))
+        // The manifest is read once per set of registrations (they are made again after every reload); not at all
+        // before its first worker serves: it was read when the plugin was declared.
+        let grant = PluginGrants.grant(for: id, manifest: declaredManifest ?? PluginManifest(besidePlugin: path))
         return componentNames.map { name in
             ComponentRegistration(name: name, pageCheck: PluginGrants.pageCheck(of: name, plugin: id, grant: grant)) {
                 [weak self, id] destination, delegate in

@@ -9,7 +9,8 @@ package final class IsolatedPlugins: ReloadablePluginSet {
     package private(set) var plugins: [IsolatedPlugin]
     private let launcher: PluginProcessLauncher
     private let logger: Logger
-    /// Sees each plugin started while the host runs (to observe its worker).
+    /// Sees each plugin started while the host runs, once its worker has loaded (to observe that worker, and
+    /// remember what it loaded: ``IsolatedPlugin/loadedStatus``).
     package var onStarted: (@MainActor (IsolatedPlugin) -> Void)?
 
     package init(_ plugins: [IsolatedPlugin], launcher: PluginProcessLauncher, logger: Logger) {
@@ -41,6 +42,14 @@ package final class IsolatedPlugins: ReloadablePluginSet {
     }
 
     package func remove(_ plugin: any ReloadablePlugin) { plugins.removeAll { $0 === plugin } }
+}
+
+extension IsolatedPlugin {
+    /// What its worker's hello said it loaded (id, version, ABI, components), as a probe's answer says it: what the
+    /// plugin manifest cache keeps of a file that loaded in a worker (``PluginRegistry/rememberLoaded(_:)``).
+    package var loadedStatus: PluginStatus {
+        PluginStatus(path: path, state: .loaded, id: id, version: version, abi: abi, components: componentNames)
+    }
 }
 
 extension IsolatedPlugin: ReloadablePlugin {
