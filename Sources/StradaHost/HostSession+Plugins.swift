@@ -24,6 +24,7 @@ extension HostSession {
         // In load order: a declared plugin, or `nil` for the next one started below.
         var slots: [IsolatedPlugin?] = []
         var files: [(path: String, file: String?)] = []
+        var hashes: [String: String] = [:]  // of the staged copies, by path
         for (path, declaration) in zip(paths, declarations) {
             let file: String?
             switch staging ? registry.stage(path) : nil {
@@ -31,11 +32,15 @@ extension HostSession {
                 logger.error("\(error.description)")
                 report.errors.append(error)
                 continue
-            case .success(let staged)?: file = staged.path
+            case .success(let staged)?:
+                file = staged.path
+                hashes[path] = staged.sha256
             case nil: file = nil
             }
             if case .declared(let declared) = declaration {
-                slots.append(IsolatedPlugin.declared(declared, file: file, launcher: launcher, logger: logger))
+                let plugin = IsolatedPlugin.declared(declared, file: file, launcher: launcher, logger: logger)
+                plugin.sha256 = hashes[path]
+                slots.append(plugin)
             } else {
                 slots.append(nil)
                 files.append((path, file))
@@ -43,6 +48,8 @@ extension HostSession {
         }
         var started =
             files.isEmpty ? [][...] : IsolatedPlugin.start(files, launcher: launcher, logger: logger)[...]
+        // The build each worker runs, so a file rewritten with the same bytes is not reloaded (as in process).
+        for case .success(let plugin) in started { plugin.sha256 = hashes[plugin.path] }
         var owners: [String: String] = [:]
         for slot in slots {
             guard let outcome = slot.map({ .success($0) }) ?? started.popFirst() else { continue }
@@ -148,7 +155,10 @@ extension HostSession {
     /// ``pluginFileChanged(_:)`` once the file's SHA-256 is known (`nil`: it could not be read).
     private func pluginFileHashed(_ path: String, sha256: String?) {
         let known = plugins.members.first { $0.path == path }
-        if let sha256, known?.sha256 == sha256 { return }
+        if let sha256, known?.sha256 == sha256 {
+            return logger.info(
+                "plugin \(path) was written with the bytes it runs (SHA-256 \(sha256.prefix(12))…): not reloaded")
+        }
         let staged: (path: String, sha256: String)
         switch registry.stage(path, sha256: sha256) {
         case .success(let copy): staged = copy

@@ -155,7 +155,6 @@ package final class HostSession {
         }
         if configuration.watch {
             let directories = configuration.pluginDirectories
-            for plugin in isolated { plugin.sha256 = try? PluginManifest.sha256(ofFile: plugin.path) }
             do {
                 watcher = try DirectoryWatcher(paths: directories) { [weak self] path in
                     self?.pluginFileChanged(path)

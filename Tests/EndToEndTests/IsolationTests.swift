@@ -127,6 +127,35 @@ struct IsolationTests {
         #expect(status == 0, "exit status \(status); stderr: \(host.standardError.suffix(20000))")
     }
 
+    /// `--isolate --watch`, as in process: a plugin file written again with the bytes its worker runs (a build
+    /// that changed nothing, renamed in) is not reloaded; a real rebuild after it is.
+    @Test func aFileWrittenAgainWithTheBytesItRunsIsNotReloaded() async throws {
+        let plugins = try PluginsDirectory.make(plugins: [])
+        let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
+        try HotReloadTests.buildHotPlugin(version: "v1", at: plugin)
+        let host = try HostProcess(
+            page: HotReloadTests.page, arguments: ["--plugins", plugins, "--isolate", "--watch"])
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
+
+        // The same bytes as a new file renamed over the plugin: a new inode and time, so the watcher sees it.
+        try FileManager.default.copyItem(atPath: plugin, toPath: plugin + ".new")
+        #expect(rename(plugin + ".new", plugin) == 0)
+        let deadline = Date().addingTimeInterval(20)
+        while !host.standardError.contains("was written with the bytes it runs"), Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(host.standardError.contains("plugin \(plugin) was written with the bytes it runs"))
+        #expect(host.events(named: .pluginReloaded).isEmpty)
+
+        let mark = host.events.count
+        try HotReloadTests.buildHotPlugin(version: "v2", at: plugin)
+        try await host.waitFor(.pluginReloaded, after: mark, timeout: 20)
+        try await host.waitFor(.controlAdded, after: mark) { $0["control"]?["title"] == "v2" }
+        #expect(host.events(named: .pluginReloaded).count == 1)
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+
     static let hangingEntry = """
         #include "strada_plugin.h"
         STRADA_PLUGIN_ENTRY_V1_DEFINE {

@@ -415,14 +415,17 @@ package final class IsolatedPlugin {
     }
 
     private func sent(_ sent: Bool) -> Bool {
-        if !sent, !overflowing {
+        // A worker whose input is closed has ended (its end is handled and reported on its own): only one whose
+        // input is full is behind.
+        let behind = !sent && connection?.acceptsInput == true
+        if behind, !overflowing {
             logger.error(
                 """
                 plugin \(id) (\(path)): its worker is \(WorkerConnection.maxQueued >> 20) MiB behind; messages to it \
                 are dropped until it catches up
                 """)
         }
-        overflowing = !sent
+        overflowing = behind
         return sent
     }
 
