@@ -33,8 +33,7 @@ package final class HostPlugins: ReloadablePluginSet {
             for name in names where !name.hasPrefix(".") && !name.hasSuffix(".json") {
                 let path = prefix + name
                 plan.files.append(path)
-                let signed = listed.contains(
-                    ((name as NSString).deletingPathExtension as NSString).appendingPathExtension("signature.json")!)
+                let signed = listed.contains(PluginInstaller.signaturePath(forPlugin: name))
                 guard choosing || signed, rules.placement(forPluginAt: path, signed: signed).isolated else {
                     continue
                 }

@@ -135,8 +135,8 @@ extension LazyPluginTests {
         let manifest = PluginManifest.path(forPlugin: plugin)
         #expect(try PluginLoader.readManifest(forPlugin: plugin).get() == nil)  // none beside it
 
-        // Longer than one read: every component is there.
-        let names = (0..<600).map { "component-\($0)" }
+        // Longer than one read (16 KiB): every component is there.
+        let names = (0..<1_200).map { "component-\($0)" }
         let quoted = names.map { "\"\($0)\"" }.joined(separator: ", ")
         try "{\"id\": \"dev.example.counter\", \"components\": [\(quoted)]}".write(
             toFile: manifest, atomically: false, encoding: .utf8)
@@ -158,5 +158,18 @@ extension LazyPluginTests {
 extension Result {
     fileprivate var failure: Failure? {
         if case .failure(let error) = self { error } else { nil }
+    }
+}
+
+extension LazyPluginTests {
+    @Test(arguments: [
+        "libcounter.so", "/plugins/libcounter.so", "/plugins.d/libcounter", "libcounter", "/plugins/lib.counter.so",
+        "/plugins/.hidden", "relative/dir.x/libé.so",
+    ])
+    func aPluginsSiblingFileIsNamedAsNSStringWouldNameIt(_ plugin: String) {
+        for ext in ["json", "signature.json"] {
+            let expected = ((plugin as NSString).deletingPathExtension as NSString).appendingPathExtension(ext)
+            #expect(PluginManifest.sibling(ofPlugin: plugin, extension: ext) == expected)
+        }
     }
 }

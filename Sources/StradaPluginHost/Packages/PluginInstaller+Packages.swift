@@ -66,6 +66,6 @@ extension PluginInstaller {
 
     /// Where an installed package's signature is kept: `libfoo.so` → `libfoo.signature.json`.
     package static func signaturePath(forPlugin plugin: String) -> String {
-        ((plugin as NSString).deletingPathExtension as NSString).appendingPathExtension("signature.json")!
+        PluginManifest.sibling(ofPlugin: plugin, extension: "signature.json")
     }
 }
