@@ -51,19 +51,24 @@ static void *echo(void *fds) {
     return NULL;
 }
 
+/* Times sequential one-byte round trips: written to `out`, answered on `in`; the first tenth are not counted. */
+static void time_trips(int out, int in, double *times) {
+    char byte = 1;
+    for (int i = -trips / 10; i < trips; i++) {
+        pause_between();
+        double start = now_us();
+        if (write(out, &byte, 1) != 1 || read(in, &byte, 1) != 1) exit(1);
+        if (i >= 0) times[i] = now_us() - start;
+    }
+}
+
 static void measure_thread(double *times) {
     int there[2], back[2];
     if (pipe(there) || pipe(back)) exit(1);
     int fds[2] = {there[0], back[1]};
     pthread_t thread;
     pthread_create(&thread, NULL, echo, fds);
-    char byte = 1;
-    for (int i = -trips / 10; i < trips; i++) {
-        pause_between();
-        double start = now_us();
-        if (write(there[1], &byte, 1) != 1 || read(back[0], &byte, 1) != 1) exit(1);
-        if (i >= 0) times[i] = now_us() - start;
-    }
+    time_trips(there[1], back[0], times);
     close(there[1]);
     pthread_join(thread, NULL);
 }
@@ -87,13 +92,7 @@ static pid_t spawn_echo(int *to_child, int *to_parent) {
 static void measure_process(double *times) {
     int to_child[2], to_parent[2];
     pid_t child = spawn_echo(to_child, to_parent);
-    char byte = 1;
-    for (int i = -trips / 10; i < trips; i++) {
-        pause_between();
-        double start = now_us();
-        if (write(to_child[1], &byte, 1) != 1 || read(to_parent[0], &byte, 1) != 1) exit(1);
-        if (i >= 0) times[i] = now_us() - start;
-    }
+    time_trips(to_child[1], to_parent[0], times);
     close(to_child[1]);
     waitpid(child, NULL, 0);
 }

@@ -16,12 +16,19 @@ struct HotReloadTests {
             "#define VERSION \"\(version)\"\n" + CCompiler.fixturePluginSupport + source, at: path)
     }
 
-    @Test func aRebuiltPluginServesTheSamePageWithItsControlRestored() async throws {
+    /// A host watching a new plugins folder (`--watch`, and `arguments`) that holds the hot plugin built as v1,
+    /// once v1's control is shown; and the plugin file's path.
+    static func watchingV1(_ arguments: [String] = []) async throws -> (host: HostProcess, plugin: String) {
         let plugins = try PluginsDirectory.make(plugins: [])
         let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
-        try Self.buildHotPlugin(version: "v1", at: plugin)
-        let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
+        try buildHotPlugin(version: "v1", at: plugin)
+        let host = try HostProcess(page: page, arguments: ["--plugins", plugins, "--watch"] + arguments)
         try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
+        return (host, plugin)
+    }
+
+    @Test func aRebuiltPluginServesTheSamePageWithItsControlRestored() async throws {
+        let (host, plugin) = try await Self.watchingV1()
         try host.send(["command": "activate", "control": "hot.go"])
         try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v1" }
 
@@ -48,11 +55,7 @@ struct HotReloadTests {
     }
 
     @Test func aBuildIdenticalToAnEarlierOneComesBackAsAFreshImage() async throws {
-        let plugins = try PluginsDirectory.make(plugins: [])
-        let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
-        try Self.buildHotPlugin(version: "v1", at: plugin)
-        let host = try HostProcess(page: Self.page, arguments: ["--plugins", plugins, "--watch"])
-        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
+        let (host, plugin) = try await Self.watchingV1()
         for (version, generation) in [("v2", 2), ("v1", 3)] {
             // After the rebuild: the first v1 control (at the start) must not answer for the second v1's.
             let mark = host.events.count

@@ -130,12 +130,7 @@ struct IsolationTests {
     /// `--isolate --watch`, as in process: a plugin file written again with the bytes its worker runs (a build
     /// that changed nothing, renamed in) is not reloaded; a real rebuild after it is.
     @Test func aFileWrittenAgainWithTheBytesItRunsIsNotReloaded() async throws {
-        let plugins = try PluginsDirectory.make(plugins: [])
-        let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
-        try HotReloadTests.buildHotPlugin(version: "v1", at: plugin)
-        let host = try HostProcess(
-            page: HotReloadTests.page, arguments: ["--plugins", plugins, "--isolate", "--watch"])
-        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
+        let (host, plugin) = try await HotReloadTests.watchingV1(["--isolate"])
 
         // The same bytes as a new file renamed over the plugin: a new inode and time, so the watcher sees it.
         try FileManager.default.copyItem(atPath: plugin, toPath: plugin + ".new")

@@ -188,12 +188,7 @@ struct PluginHardeningTests {
     }
 
     @Test func underIsolationARebuiltPluginRestartsItsWorkerWithTheNewBuild() async throws {
-        let plugins = try PluginsDirectory.make(plugins: [])
-        let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
-        try HotReloadTests.buildHotPlugin(version: "v1", at: plugin)
-        let host = try HostProcess(
-            page: HotReloadTests.page, arguments: ["--plugins", plugins, "--isolate", "--watch"])
-        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
+        let (host, plugin) = try await HotReloadTests.watchingV1(["--isolate"])
         try host.send(["command": "activate", "control": "hot.go"])
         try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v1" }
 
