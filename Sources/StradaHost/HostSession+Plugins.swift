@@ -184,6 +184,8 @@ extension HostSession {
             switch outcome {
             case .failure(let error): reloadFailed(error)
             case .success(let build):
+                // What a new build's worker says it loaded is remembered, as a new file's is.
+                if let isolated = known as? IsolatedPlugin { registry.rememberLoaded(isolated.loadedStatus) }
                 let delta = build.residentKilobytesDelta
                 let memory = build.placement.isEmpty ? ", RSS \(delta >= 0 ? "+" : "")\(delta) KiB" : ""
                 logger.info(

@@ -93,9 +93,25 @@ struct LazyWorkerTests {
         try await Self.expectHotIsLazy(plugins: plugins)
     }
 
-    /// Starts a host on `plugins` (whose `libhot.so` has no manifest, and loaded in a worker before) and checks
-    /// that the plugin manifest cache declares it: announced, and no worker until a page uses it.
-    static func expectHotIsLazy(plugins: String) async throws {
+    /// `--watch`: and so is a new build of one, loaded in a new worker while the host runs.
+    @Test func aPluginRebuiltWithoutAManifestIsLazyFromTheNextStart() async throws {
+        let (plugins, plugin) = try LazyLoadingTests.plugins(hot: "v1")
+        try FileManager.default.removeItem(atPath: (plugins as NSString).appendingPathComponent("libhot.json"))
+        let first = try HostProcess(
+            page: LazyLoadingTests.hotPage, arguments: ["--plugins", plugins, "--isolate", "--watch"])
+        try await first.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
+        let next = (plugins as NSString).appendingPathComponent(".libhot.so.new")
+        try HotReloadTests.buildHotPlugin(version: "v2", at: next)
+        #expect(rename(next, plugin) == 0)
+        try await first.waitFor(.controlAdded) { $0["control"]?["title"] == "v2" }
+        try first.send(["command": "quit"])
+        #expect(try await first.waitForExit() == 0)
+        try await Self.expectHotIsLazy(plugins: plugins, version: "v2")
+    }
+
+    /// Starts a host on `plugins` (whose `libhot.so`, built as `version`, has no manifest, and loaded in a worker
+    /// before) and checks that the plugin manifest cache declares it: announced, and no worker until a page uses it.
+    static func expectHotIsLazy(plugins: String, version: String = "v1") async throws {
         let host = try HostProcess(page: LazyLoadingTests.formPage, arguments: ["--plugins", plugins, "--isolate"])
         let ready = try await host.waitFor(.hostReady)
         #expect(ready["components"] == ["form", "hot"])
@@ -104,7 +120,7 @@ struct LazyWorkerTests {
         try await host.waitFor(.controlAdded) { $0["control"]?["id"] == "form.submit" }
         #expect(workers(of: host, loading: "libhot.so").isEmpty, "declared from the cache: no worker yet")
         try host.send(["command": "navigate", "url": LazyLoadingTests.hotPage])
-        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == "v1" }
+        try await host.waitFor(.controlAdded) { $0["control"]?["title"] == .string(version) }
         #expect(workers(of: host, loading: "libhot.so").count == 1)
         #expect(host.events(named: .pluginError).isEmpty, "\(host.events(named: .pluginError))")
         try host.send(["command": "quit"])
