@@ -10,6 +10,12 @@ import Glibc
 /// `receive` and `reply` as payload frames instead (``WorkerFrame``: the text as raw bytes after a short
 /// header); both still read the line forms.
 package enum WorkerMessage: Sendable, Equatable {
+    /// The version of what the host and a worker say to each other (these lines, ``WorkerFrame``, the order of
+    /// things): bump it with any change to them, so a `strada-host` and a `strada-plugin-worker` from different
+    /// builds (`swift build --product strada-host` alone leaves the helper as it was) refuse each other with one
+    /// line. 2: payload frames (1: JSON lines only, whose hello did not say).
+    package static let protocolVersion = 2
+
     // MARK: Host → worker
     case ping
     case create(instance: Int, component: String)
@@ -23,7 +29,10 @@ package enum WorkerMessage: Sendable, Equatable {
     case call(call: Int, action: String, arguments: [JSON])
 
     // MARK: Worker → host
-    case hello(id: String, version: String, abi: String, components: [String])
+    /// The plugin loaded. `workerProtocol` is the worker's ``protocolVersion`` (0 from a worker built before the
+    /// hello carried it): a host refuses a worker from another build rather than misread it.
+    case hello(
+        id: String, version: String, abi: String, components: [String], workerProtocol: Int = protocolVersion)
     /// The plugin did not load: the one-line error, and its reason and remedy apart.
     case error(message: String, reason: String, remedy: String)
     case pong
@@ -70,12 +79,12 @@ package enum WorkerMessage: Sendable, Equatable {
         case .activated(let instance, let control): return object(.activated, instance, ["control": .string(control)])
         case .controlEvent(let instance, let control, let event):
             return object(.controlEvent, instance, ["control": .string(control)], raw: ("event", event))
-        case .hello(let id, let version, let abi, let components):
+        case .hello(let id, let version, let abi, let components, let workerProtocol):
             return object(
                 .hello, nil,
                 [
                     "id": .string(id), "version": .string(version), "abi": .string(abi),
-                    "components": .array(components.map(JSON.string)),
+                    "components": .array(components.map(JSON.string)), "protocol": .number(Double(workerProtocol)),
                 ])
         case .error(let message, let reason, let remedy):
             return object(
@@ -168,9 +177,13 @@ package enum WorkerMessage: Sendable, Equatable {
         case .hello:
             var components: [String] = []
             if case .array(let names)? = value["components"] { components = names.compactMap(\.stringValue) }
+            var workerProtocol = 0
+            if case .number(let number)? = value["protocol"], let exact = Int(exactly: number) {
+                workerProtocol = exact
+            }
             self = .hello(
                 id: string("id") ?? "?", version: string("version") ?? "?", abi: string("abi") ?? "?",
-                components: components)
+                components: components, workerProtocol: workerProtocol)
         case .error:
             self = .error(
                 message: string("message") ?? "", reason: string("reason") ?? "", remedy: string("remedy") ?? "")

@@ -1,3 +1,5 @@
+import StradaAutomation
+
 /// Why a file in a plugins directory was not loaded. `description` is one line: the file, what is wrong,
 /// and what to do about it.
 package struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -40,6 +42,14 @@ package struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equata
     }
     static func manifestInvalid(_ path: String, _ manifest: String, _ detail: String) -> Self {
         Self(path: path, reason: "its manifest \(manifest) is invalid: \(detail)", remedy: "fix or delete the manifest")
+    }
+    /// The worker `executable` said hello in worker protocol `spoken`, not this host's.
+    static func workerOfAnotherBuild(_ path: String, _ executable: String, _ spoken: Int) -> Self {
+        Self(
+            path: path,
+            reason: "its worker, \(executable), is from another build of Strada (worker protocol \(spoken), this "
+                + "host's \(WorkerMessage.protocolVersion))",
+            remedy: "build every product again (swift build), or reinstall the host")
     }
     static func checksumMismatch(_ path: String, expected: String, actual: String) -> Self {
         Self(

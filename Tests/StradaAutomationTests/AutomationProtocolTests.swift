@@ -144,6 +144,16 @@ struct AutomationProtocolTests {
         #expect(WorkerMessage(line: message.line) == message)
     }
 
+    @Test func aHelloSaysItsWorkerProtocolAndOneWithoutSaysNone() {
+        let hello = WorkerMessage.hello(id: "dev.example", version: "1.0", abi: "1.0", components: ["a"])
+        #expect(hello == .hello(id: "dev.example", version: "1.0", abi: "1.0", components: ["a"], workerProtocol: 2))
+        #expect(hello.line.contains(#""protocol":2"#))
+        let older = #"{"op":"hello","id":"dev.example","version":"1.0","abi":"1.0","components":["a"]}"#
+        #expect(
+            WorkerMessage(line: older)
+                == .hello(id: "dev.example", version: "1.0", abi: "1.0", components: ["a"], workerProtocol: 0))
+    }
+
     @Test func receiveAndReplyLinesGiveTheirPayloadAsWrittenWithoutParsing() throws {
         let json = #"{"id":"7","component":"c","event":"e","data":{"s":"}\\n,\"message\":1"}}"#
         for message in [

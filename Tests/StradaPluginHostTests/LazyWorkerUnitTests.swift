@@ -176,6 +176,29 @@ struct LazyWorkerUnitTests {
                 ])
     }
 
+    /// A worker from another build (`swift build --product strada-host` alone leaves the helper as it was) is
+    /// refused at its hello with one line that says so, however well its hello matches otherwise.
+    @Test(arguments: [0, WorkerMessage.protocolVersion + 1])
+    func aWorkerSpeakingAnotherProtocolIsRefusedAtItsHello(workerProtocol: Int) async throws {
+        let hello = WorkerMessage.hello(
+            id: "dev.test.fake", version: "1.2.0", abi: "1.0", components: ["fake", "other"],
+            workerProtocol: workerProtocol)
+        let (plugin, _) = try Self.declaredPlugin(hello: hello)
+        defer { plugin.shutdown() }
+        var failures: [PluginLoadError] = []
+        plugin.onEvent = { event in
+            if case .loadFailed(let error) = event { failures.append(error) }
+        }
+        let (_, error) = await Self.call(plugin, "add")
+        #expect(error == "plugin dev.test.fake: it failed to load when first needed")
+        #expect(
+            failures.map(\.description) == [
+                "plugin /plugins/libfake.so: its worker, /bin/sh, is from another build of Strada (worker protocol "
+                    + "\(workerProtocol), this host's \(WorkerMessage.protocolVersion)) — build every product again "
+                    + "(swift build), or reinstall the host"
+            ])
+    }
+
     /// A call made once the first worker ended while loading, but before that end is handled (its input is closed,
     /// so the call cannot be sent), is answered with why the plugin did not load, not told to try again.
     @Test func aCallAfterTheFirstWorkerEndedWhileLoadingIsAnsweredWithTheLoadFailure() async throws {

@@ -235,7 +235,12 @@ package final class IsolatedPlugin {
     private func helloArrived(_ first: WorkerMessage, from connection: WorkerConnection) {
         guard let purpose = pending?.purpose, pending?.connection === connection else { return }
         switch first {
-        case .hello(let helloID, let helloVersion, let helloABI, let names):
+        case .hello(let helloID, let helloVersion, let helloABI, let names, let workerProtocol):
+            guard workerProtocol == WorkerMessage.protocolVersion else {
+                connection.kill()
+                let refusal = PluginLoadError.workerOfAnotherBuild(path, launcher.executable, workerProtocol)
+                return loadFailed(connection, reason: refusal.reason, remedy: refusal.remedy)
+            }
             if case .firstUse = purpose, let problem = lazy?.mismatch(id: helloID, components: names) {
                 connection.kill()
                 return loadFailed(connection, reason: problem.reason, remedy: problem.remedy)
