@@ -158,15 +158,22 @@ struct LazyWorkerUnitTests {
         }
     }
 
-    @Test func aFirstWorkerThatCrashesWhileLoadingIsReportedWithItsStatus() async throws {
-        let (plugin, starts) = try Self.declaredPlugin(file: "/staged/libfake-broken.so")
-        defer { plugin.shutdown() }
+    /// Makes a first call to `plugin`, whose first worker does not load: the call is answered that the plugin
+    /// failed to load when first needed. Returns the load failures `plugin` reported meanwhile.
+    static func failuresOfAFirstCall(to plugin: IsolatedPlugin) async -> [PluginLoadError] {
         var failures: [PluginLoadError] = []
         plugin.onEvent = { event in
             if case .loadFailed(let error) = event { failures.append(error) }
         }
-        let (_, error) = await Self.call(plugin, "add")
+        let (_, error) = await call(plugin, "add")
         #expect(error == "plugin dev.test.fake: it failed to load when first needed")
+        return failures
+    }
+
+    @Test func aFirstWorkerThatCrashesWhileLoadingIsReportedWithItsStatus() async throws {
+        let (plugin, starts) = try Self.declaredPlugin(file: "/staged/libfake-broken.so")
+        defer { plugin.shutdown() }
+        let failures = await Self.failuresOfAFirstCall(to: plugin)
         #expect(
             failures
                 == [
@@ -185,12 +192,7 @@ struct LazyWorkerUnitTests {
             workerProtocol: workerProtocol)
         let (plugin, _) = try Self.declaredPlugin(hello: hello)
         defer { plugin.shutdown() }
-        var failures: [PluginLoadError] = []
-        plugin.onEvent = { event in
-            if case .loadFailed(let error) = event { failures.append(error) }
-        }
-        let (_, error) = await Self.call(plugin, "add")
-        #expect(error == "plugin dev.test.fake: it failed to load when first needed")
+        let failures = await Self.failuresOfAFirstCall(to: plugin)
         #expect(
             failures.map(\.description) == [
                 "plugin /plugins/libfake.so: its worker, /bin/sh, is from another build of Strada (worker protocol "
