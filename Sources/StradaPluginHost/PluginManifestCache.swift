@@ -19,7 +19,7 @@ package struct PluginManifestCache {
     private var entries: [String: String]
 
     /// A file's device, inode, size, modification time and path: any rewrite of the file changes it.
-    struct Identity: Hashable {
+    struct Identity {
         var device: UInt64, inode: UInt64, size: Int64, seconds: Int, nanoseconds: Int
         var path: String
 
@@ -85,7 +85,9 @@ package struct PluginManifestCache {
         guard !added.isEmpty else { return }
         let paths = Set(added.map(\.identity.path))
         // Lines other hosts wrote since this one read the file are kept; older lines of the same paths go.
-        let kept = Self.lines(of: file).filter { !paths.contains($0.path) }.map { "\($0.key)\t\($0.json)" }
+        let kept = Self.lines(of: file).filter { !paths.contains(Self.path(ofKey: $0.key)) }.map {
+            "\($0.key)\t\($0.json)"
+        }
         let lines = (kept + added.map { "\($0.identity.key)\t\($0.json)" }).suffix(Self.limit)
         for item in added { entries[item.identity.key] = item.json }
         try? FileManager.default.createDirectory(
@@ -96,14 +98,14 @@ package struct PluginManifestCache {
         if rename(temporary, file) != 0 { unlink(temporary) }
     }
 
-    /// The lines of `file` (none when it is missing or unreadable), each as its key, the key's path and its JSON;
-    /// a line without two tabs is left out. Read as bytes: a start-up reads thousands of lines, and splitting them
-    /// as Swift strings (by Character) cost ~20 µs a line.
-    private static func lines(of file: String) -> [(key: String, path: String, json: String)] {
+    /// The lines of `file` (none when it is missing or unreadable), each as its key and its JSON; a line without two
+    /// tabs is left out. Read as bytes: a start-up reads thousands of lines, and splitting them as Swift strings (by
+    /// Character) cost ~20 µs a line.
+    private static func lines(of file: String) -> [(key: String, json: String)] {
         guard let data = FileManager.default.contents(atPath: file) else { return [] }
         return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
             let bytes = bytes.bindMemory(to: UInt8.self)
-            var lines: [(key: String, path: String, json: String)] = []
+            var lines: [(key: String, json: String)] = []
             var start = 0
             while start < bytes.count {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
@@ -112,9 +114,14 @@ package struct PluginManifestCache {
                     let second = bytes[(tab + 1)..<end].firstIndex(of: UInt8(ascii: "\t"))
                 else { continue }
                 let text = { (range: Range<Int>) in String(decoding: bytes[range], as: UTF8.self) }
-                lines.append((text(start..<second), text((tab + 1)..<second), text((second + 1)..<end)))
+                lines.append((text(start..<second), text((second + 1)..<end)))
             }
             return lines
         }
+    }
+
+    /// The path in a line's key (after its first tab): only `remember` needs it, not a start-up's reading.
+    private static func path(ofKey key: String) -> String {
+        key.firstIndex(of: "\t").map { String(key[key.index(after: $0)...]) } ?? ""
     }
 }
