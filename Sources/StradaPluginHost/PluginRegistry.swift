@@ -178,13 +178,17 @@ package final class PluginRegistry {
         // Each owner's grant is made once per set of registrations (made again after every reload), not at every
         // page's announcement, from the manifest read when the plugin was declared (read again once opened).
         var grants: [String: PluginGrant] = [:]
-        // Each name's owner from one pass in load order (the first plugin that serves it): asking ``ownerPath(of:)``
-        // per name walked every plugin for every name, ~100 ms with 1,000 plugins.
+        // The names and each one's owner from one pass in load order (the first plugin that serves it): asking
+        // ``ownerPath(of:)`` per name walked every plugin for every name, ~100 ms with 1,000 plugins.
+        var names: [String] = []
         var owners: [String: InProcessPlugin] = [:]
         for plugin in ordered {
-            for name in plugin.componentNames where owners[name] == nil { owners[name] = plugin }
+            for name in plugin.componentNames where owners[name] == nil {
+                owners[name] = plugin
+                names.append(name)
+            }
         }
-        return componentNames.map { name in
+        return names.map { name in
             let owner = owners[name]
             let pageCheck = owner.flatMap { owner in
                 let grant =
