@@ -39,11 +39,24 @@ def instructions(bench, messages, only="core"):
     the difference divided by the difference in messages (start-up and warm-up cancel out). Only what runs inside
     Bridge.receive(json:) is counted (parse + route + component + reply encoding and delivery): the benchmark's
     own building of its input texts is not the bridge's cost."""
-    out = os.path.join(tempfile.mkdtemp(prefix="strada-bench-cg-"), "callgrind.out")
+    folder = tempfile.mkdtemp(prefix="strada-bench-cg-")
+    out = os.path.join(folder, "callgrind.out")
+    files = [without_debug_info(bench.built(name), folder)
+             for name in ("strada-bench", "libStradaEchoPlugin.so", "libStradaFormPlugin.so")]
     run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
-                          "--toggle-collect=$s10StradaCore6BridgeC7receive4jsonySS_tF",
-                          bench.built("strada-bench"), bench.built("libStradaEchoPlugin.so"),
-                          bench.built("libStradaFormPlugin.so"), str(messages)],
+                          "--toggle-collect=$s10StradaCore6BridgeC7receive4jsonySS_tF", *files, str(messages)],
                          env=dict(os.environ, STRADA_BENCH_ONLY=only), capture_output=True, text=True)
     total = [line for line in run.stderr.splitlines() if "Collected :" in line]
+    if not total:
+        print(f"bench: callgrind counted nothing ({(run.stderr.strip().splitlines() or ['no output'])[-1]})")
     return int(total[-1].split(":")[-1].strip()) if total else None
+
+
+def without_debug_info(path, folder):
+    """A copy of `path` in `folder` with its DWARF removed and its symbols kept (what --toggle-collect needs):
+    valgrind 3.19 gives up on some release builds' debug info ("Possibly corrupted debuginfo file", seen
+    2026-11-26 with Swift 6.3.1) and then counts nothing. Instructions are the same either way."""
+    copy = os.path.join(folder, os.path.basename(path))
+    if shutil.which("objcopy") and subprocess.run(["objcopy", "--strip-debug", path, copy]).returncode == 0:
+        return copy
+    return path
