@@ -30,7 +30,7 @@ extension IsolatedPlugin {
             guard let connection = plugin.pending?.connection else { continue }
             switch connection.waitForFirst(until: deadline) {
             case .message(let first)?: plugin.helloArrived(first, from: connection)
-            case .ended(let status)?: plugin.loadFailed(connection, reason: describe(status, loading: true))
+            case .ended(let status)?: plugin.endedWhileLoading(connection, status: status)
             case nil: plugin.hung(connection, after: timeout)
             }
         }

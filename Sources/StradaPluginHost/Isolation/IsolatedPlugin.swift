@@ -178,13 +178,7 @@ package final class IsolatedPlugin {
             drain()
         case .ended(let status):
             if pending?.connection === connection {
-                // bubblewrap refusing the sandbox or its seccomp filter ends here too, after its own line.
-                let sandboxed = PluginGrants.sandbox(forPluginAt: path) != nil
-                loadFailed(
-                    connection, reason: Self.describe(status, loading: true),
-                    remedy: sandboxed
-                        ? "fix or remove the plugin; if bwrap's line above refuses the sandbox, it cannot run there"
-                        : "fix or remove the plugin")
+                endedWhileLoading(connection, status: status)
             } else if connection === self.connection {
                 workerEnded(status)
             }
@@ -215,6 +209,17 @@ package final class IsolatedPlugin {
             connection.kill()
             loadFailed(connection, reason: "its worker did not start with a hello")
         }
+    }
+
+    /// A pending worker ended with `status` before its hello (whatever it was started for, at start-up too).
+    func endedWhileLoading(_ connection: WorkerConnection, status: Int32) {
+        // bubblewrap refusing the sandbox or its seccomp filter ends here too, after its own line.
+        let sandboxed = PluginGrants.sandbox(forPluginAt: path) != nil
+        loadFailed(
+            connection, reason: Self.describe(status, loading: true),
+            remedy: sandboxed
+                ? "fix or remove the plugin; if bwrap's line above refuses the sandbox, it cannot run there"
+                : "fix or remove the plugin")
     }
 
     /// A pending worker said nothing for `seconds`: it is killed.
@@ -263,7 +268,8 @@ package final class IsolatedPlugin {
         }
     }
 
-    func loadFailed(_ connection: WorkerConnection, reason: String, remedy: String = "fix or remove the plugin") {
+    private func loadFailed(_ connection: WorkerConnection, reason: String, remedy: String = "fix or remove the plugin")
+    {
         guard let purpose = pending?.purpose, pending?.connection === connection else { return }
         pending = nil
         switch purpose {
@@ -284,7 +290,7 @@ package final class IsolatedPlugin {
         }
     }
 
-    static func describe(_ status: Int32, loading: Bool) -> String {
+    private static func describe(_ status: Int32, loading: Bool) -> String {
         let signal = status & 0x7f, code = (status >> 8) & 0xff
         if signal != 0 {
             if loading { return "crashed while loading (signal \(signal))" }
