@@ -14,8 +14,9 @@ extension HostSession {
     /// and gets its worker when first needed; every other one gets its worker now, all started at once, and one
     /// that does not load within ``IsolatedPlugin/helloTimeout`` (its entry point hangs) is one error line, and
     /// the host starts without it. What such a worker says it loaded goes into `registry`'s plugin manifest cache,
-    /// as a probe's answer does, so the plugin is declared at the next start (lazy from then on). Under `--watch`
-    /// (`staging`), each worker loads a staged copy of the file, never the watched file itself.
+    /// as a probe's answer does (``IsolatedPlugin/rememberHello(_:components:)``), so the plugin is declared at the
+    /// next start (lazy from then on). Under `--watch` (`staging`), each worker loads a staged copy of the file,
+    /// never the watched file itself.
     static func startWorkers(
         _ paths: [String], declarations: [DeclaredPlugin.Declaration], registry: PluginRegistry, staging: Bool,
         launcher: PluginProcessLauncher, logger: Logger
@@ -38,7 +39,8 @@ extension HostSession {
             case nil: file = nil
             }
             if case .declared(let declared) = declaration {
-                let plugin = IsolatedPlugin.declared(declared, file: file, launcher: launcher, logger: logger)
+                let plugin = IsolatedPlugin.declared(
+                    declared, file: file, launcher: launcher, remember: registry.rememberLoaded, logger: logger)
                 plugin.sha256 = hashes[path]
                 slots.append(plugin)
             } else {
@@ -47,7 +49,9 @@ extension HostSession {
             }
         }
         var started =
-            files.isEmpty ? [][...] : IsolatedPlugin.start(files, launcher: launcher, logger: logger)[...]
+            files.isEmpty
+            ? [][...]
+            : IsolatedPlugin.start(files, launcher: launcher, remember: registry.rememberLoaded, logger: logger)[...]
         // The build each worker runs, so a file rewritten with the same bytes is not reloaded (as in process).
         for case .success(let plugin) in started { plugin.sha256 = hashes[plugin.path] }
         var owners: [String: String] = [:]
@@ -55,7 +59,6 @@ extension HostSession {
             guard let outcome = slot.map({ .success($0) }) ?? started.popFirst() else { continue }
             switch outcome {
             case .success(let plugin):
-                if slot == nil { registry.rememberLoaded(plugin.loadedStatus) }
                 // As in process: the first plugin (directories in order, files by name) keeps a name claimed twice.
                 for component in plugin.componentNames {
                     guard let owner = owners[component] else {
@@ -121,8 +124,8 @@ extension HostSession {
     /// Hot reload (`--watch`), in process and isolated alike: a plugin file changed while the host runs. A rebuilt
     /// plugin gets its new build (a staged copy; see ``ReloadablePlugin``), a new file a plugin, and a removed
     /// file's components are gone (a name another plugin also serves is taken over by it). Manifests are read
-    /// with their plugin. What a new file's worker says it loaded goes into the plugin manifest cache, as at
-    /// start-up (``startWorkers(_:declarations:registry:staging:launcher:logger:)``).
+    /// with their plugin. What the worker of a new file or a new build says it loaded goes into the plugin manifest
+    /// cache, as at start-up (``startWorkers(_:declarations:registry:staging:launcher:logger:)``).
     func pluginFileChanged(_ path: String) {
         guard !path.hasSuffix(".json") else { return }
         guard FileManager.default.fileExists(atPath: path) else { return pluginFileRemoved(path) }
@@ -184,8 +187,6 @@ extension HostSession {
             switch outcome {
             case .failure(let error): reloadFailed(error)
             case .success(let build):
-                // What a new build's worker says it loaded is remembered, as a new file's is.
-                if let isolated = known as? IsolatedPlugin { registry.rememberLoaded(isolated.loadedStatus) }
                 let delta = build.residentKilobytesDelta
                 let memory = build.placement.isEmpty ? ", RSS \(delta >= 0 ? "+" : "")\(delta) KiB" : ""
                 logger.info(

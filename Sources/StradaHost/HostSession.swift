@@ -76,7 +76,9 @@ package final class HostSession {
         report.errors += started.errors
         report.conflicts += started.conflicts
         plugins = HostPlugins(
-            registry: registry, workers: IsolatedPlugins(started.isolated, launcher: launcher, logger: logger),
+            registry: registry,
+            workers: IsolatedPlugins(
+                started.isolated, launcher: launcher, remember: registry.rememberLoaded, logger: logger),
             plan: plan, logger: logger)
         let registrations = plugins.registrations
         StartupTimeline.mark("plugins")
@@ -139,11 +141,7 @@ package final class HostSession {
         automationService.start(
             target: self, greeting: { [windows] in windows.shownNavigator.screens.map(AutomationEvent.screenPushed) })
         for plugin in isolated { observe(plugin) }
-        // What the worker of a file added while the host runs says it loaded is remembered, as at start-up.
-        workers.onStarted = { [weak self] plugin in
-            self?.observe(plugin)
-            registry.rememberLoaded(plugin.loadedStatus)
-        }
+        workers.onStarted = { [weak self] plugin in self?.observe(plugin) }
         registry.onSwap = { [weak self] names in
             guard let self else { return [] }
             var reloaded: [String] = []  // the instances renewed on the screen shown (of the tab shown)

@@ -53,7 +53,8 @@ struct LazyWorkerUnitTests {
     ) throws -> (IsolatedPlugin, starts: String) {
         let starts = (try TemporaryDirectory.make("starts") as NSString).appendingPathComponent("starts")
         let plugin = IsolatedPlugin.declared(
-            declared, file: file, launcher: launcher(starts: starts, hello: hello), logger: Logger(label: "t"))
+            declared, file: file, launcher: launcher(starts: starts, hello: hello), remember: nil,
+            logger: Logger(label: "t"))
         return (plugin, starts)
     }
 

@@ -30,12 +30,14 @@ extension IsolatedPlugin {
 
     /// A plugin announced from `declared` (its id, version and components), whose worker is started only when
     /// first needed. `file`: what that worker loads (a staged copy of the plugin under `--watch`, else the file).
+    /// `remember`: where what the worker of a new build of it says goes (``rememberHello(_:components:)``).
     package static func declared(
         _ declared: DeclaredPlugin, file: String?, launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024,
-        logger: Logger
+        remember: RememberLoaded?, logger: Logger
     ) -> IsolatedPlugin {
         let plugin = IsolatedPlugin(
-            path: declared.path, file: file, launcher: launcher, memoryLimitMB: memoryLimitMB, logger: logger)
+            path: declared.path, file: file, launcher: launcher, memoryLimitMB: memoryLimitMB, remember: remember,
+            logger: logger)
         plugin.id = declared.id
         plugin.version = declared.version
         plugin.componentNames = declared.componentNames

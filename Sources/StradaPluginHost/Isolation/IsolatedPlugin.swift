@@ -51,6 +51,8 @@ package final class IsolatedPlugin {
     let logger: Logger
     let memoryLimitMB: Int
     let launcher: PluginProcessLauncher
+    /// Where what a worker's hello says goes, as a probe's answer does (``rememberHello(_:components:)``).
+    let remember: RememberLoaded?
     /// The worker serving (or, after a crash, starting: messages queue until it has loaded).
     var connection: WorkerConnection?
     /// A worker that has not said hello yet, and what it was started for.
@@ -83,58 +85,16 @@ package final class IsolatedPlugin {
         case firstUse(started: UInt64, why: String)
     }
 
-    init(path: String, file: String?, launcher: PluginProcessLauncher, memoryLimitMB: Int, logger: Logger) {
+    init(
+        path: String, file: String?, launcher: PluginProcessLauncher, memoryLimitMB: Int, remember: RememberLoaded?,
+        logger: Logger
+    ) {
         self.path = path
         self.loadPath = file ?? path
         self.launcher = launcher
+        self.remember = remember
         self.logger = logger
         self.memoryLimitMB = memoryLimitMB
-    }
-
-    /// Starts one worker per plugin, all at once, and waits for them to load (at most `timeout` seconds for all
-    /// together: start-up only, before the window exists). `file` is what the worker loads (a staged copy of
-    /// `path`, or `path`). A worker that fails, crashes or hangs while loading is one ``PluginLoadError``.
-    package static func start(
-        _ plugins: [(path: String, file: String?)], launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024,
-        timeout: Double = helloTimeout, logger: Logger
-    ) -> [Result<IsolatedPlugin, PluginLoadError>] {
-        var outcomes: [Result<IsolatedPlugin, PluginLoadError>?] = Array(repeating: nil, count: plugins.count)
-        var started: [(Int, IsolatedPlugin)] = []
-        for (index, plugin) in plugins.enumerated() {
-            let isolated = IsolatedPlugin(
-                path: plugin.path, file: plugin.file, launcher: launcher, memoryLimitMB: memoryLimitMB, logger: logger)
-            do throws(PluginLoadError) {
-                try isolated.spawn(.start { outcomes[index] = $0 })
-                started.append((index, isolated))
-            } catch {
-                outcomes[index] = .failure(error)
-            }
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        for (_, plugin) in started {
-            guard let connection = plugin.pending?.connection else { continue }
-            switch connection.waitForFirst(until: deadline) {
-            case .message(let first)?: plugin.helloArrived(first, from: connection)
-            case .ended(let status)?: plugin.loadFailed(connection, reason: describe(status, loading: true))
-            case nil: plugin.hung(connection, after: timeout)
-            }
-        }
-        return outcomes.map { $0 ?? .failure(PluginLoadError(path: "?", reason: "not started", remedy: "")) }
-    }
-
-    /// Starts a worker for `path` (loading `file`) without waiting; `completion` gets the plugin once it has
-    /// loaded, or why not (after at most ``helloTimeout`` seconds).
-    package static func start(
-        path: String, file: String?, launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024, logger: Logger,
-        completion: @escaping @MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void
-    ) {
-        let plugin = IsolatedPlugin(
-            path: path, file: file, launcher: launcher, memoryLimitMB: memoryLimitMB, logger: logger)
-        // Nothing else has the plugin until `completion`: what it was started for holds it until then.
-        let started: @MainActor (Result<IsolatedPlugin, PluginLoadError>) -> Void = { outcome in
-            withExtendedLifetime(plugin) { completion(outcome) }
-        }
-        do throws(PluginLoadError) { try plugin.spawn(.start(started)) } catch { completion(.failure(error)) }
     }
 
     /// Registrations for this plugin's components (stand-ins that talk to the worker).
@@ -218,13 +178,7 @@ package final class IsolatedPlugin {
             drain()
         case .ended(let status):
             if pending?.connection === connection {
-                // bubblewrap refusing the sandbox or its seccomp filter ends here too, after its own line.
-                let sandboxed = PluginGrants.sandbox(forPluginAt: path) != nil
-                loadFailed(
-                    connection, reason: Self.describe(status, loading: true),
-                    remedy: sandboxed
-                        ? "fix or remove the plugin; if bwrap's line above refuses the sandbox, it cannot run there"
-                        : "fix or remove the plugin")
+                endedWhileLoading(connection, status: status)
             } else if connection === self.connection {
                 workerEnded(status)
             }
@@ -232,7 +186,7 @@ package final class IsolatedPlugin {
     }
 
     /// The first line of a pending worker: its hello, or why it did not load.
-    private func helloArrived(_ first: WorkerMessage, from connection: WorkerConnection) {
+    func helloArrived(_ first: WorkerMessage, from connection: WorkerConnection) {
         guard let purpose = pending?.purpose, pending?.connection === connection else { return }
         switch first {
         case .hello(let helloID, let helloVersion, let helloABI, let names, let workerProtocol):
@@ -257,8 +211,19 @@ package final class IsolatedPlugin {
         }
     }
 
+    /// A pending worker ended with `status` before its hello (whatever it was started for, at start-up too).
+    func endedWhileLoading(_ connection: WorkerConnection, status: Int32) {
+        // bubblewrap refusing the sandbox or its seccomp filter ends here too, after its own line.
+        let sandboxed = PluginGrants.sandbox(forPluginAt: path) != nil
+        loadFailed(
+            connection, reason: Self.describe(status, loading: true),
+            remedy: sandboxed
+                ? "fix or remove the plugin; if bwrap's line above refuses the sandbox, it cannot run there"
+                : "fix or remove the plugin")
+    }
+
     /// A pending worker said nothing for `seconds`: it is killed.
-    private func hung(_ connection: WorkerConnection, after seconds: Double) {
+    func hung(_ connection: WorkerConnection, after seconds: Double) {
         guard pending?.connection === connection else { return }
         connection.kill()
         loadFailed(connection, reason: "hung while loading (no hello from its worker in \(Int(seconds)) s)")
@@ -270,6 +235,7 @@ package final class IsolatedPlugin {
     ) {
         id = helloID
         version = helloVersion
+        rememberHello(purpose, components: names)
         lastPong = Date()
         awaitingPong = false
         startHeartbeat()

@@ -8,14 +8,19 @@ package final class IsolatedPlugins: ReloadablePluginSet {
     /// Every plugin, in load order (directories in order, files by name; added ones last).
     package private(set) var plugins: [IsolatedPlugin]
     private let launcher: PluginProcessLauncher
+    private let remember: RememberLoaded?
     private let logger: Logger
-    /// Sees each plugin started while the host runs, once its worker has loaded (to observe that worker, and
-    /// remember what it loaded: ``IsolatedPlugin/loadedStatus``).
+    /// Sees each plugin started while the host runs, once its worker has loaded (to observe that worker).
     package var onStarted: (@MainActor (IsolatedPlugin) -> Void)?
 
-    package init(_ plugins: [IsolatedPlugin], launcher: PluginProcessLauncher, logger: Logger) {
+    /// `remember`: where what the worker of a plugin added while the host runs says it loaded goes, as for
+    /// `plugins` (see ``IsolatedPlugin/rememberHello(_:components:)``).
+    package init(
+        _ plugins: [IsolatedPlugin], launcher: PluginProcessLauncher, remember: RememberLoaded?, logger: Logger
+    ) {
         self.plugins = plugins
         self.launcher = launcher
+        self.remember = remember
         self.logger = logger
     }
 
@@ -29,7 +34,8 @@ package final class IsolatedPlugins: ReloadablePluginSet {
         path: String, file: (path: String, sha256: String),
         completion: @escaping @MainActor (Result<any ReloadablePlugin, PluginLoadError>) -> Void
     ) {
-        IsolatedPlugin.start(path: path, file: file.path, launcher: launcher, logger: logger) { [weak self] outcome in
+        IsolatedPlugin.start(path: path, file: file.path, launcher: launcher, remember: remember, logger: logger) {
+            [weak self] outcome in
             switch outcome {
             case .success(let plugin):
                 plugin.sha256 = file.sha256
@@ -42,14 +48,6 @@ package final class IsolatedPlugins: ReloadablePluginSet {
     }
 
     package func remove(_ plugin: any ReloadablePlugin) { plugins.removeAll { $0 === plugin } }
-}
-
-extension IsolatedPlugin {
-    /// What its worker's hello said it loaded (id, version, ABI, components), as a probe's answer says it: what the
-    /// plugin manifest cache keeps of a file that loaded in a worker (``PluginRegistry/rememberLoaded(_:)``).
-    package var loadedStatus: PluginStatus {
-        PluginStatus(path: path, state: .loaded, id: id, version: version, abi: abi, components: componentNames)
-    }
 }
 
 extension IsolatedPlugin: ReloadablePlugin {
