@@ -59,14 +59,15 @@ struct LazyWorkerUnitTests {
     }
 
     /// A launcher whose "worker" notes each start in `starts`; for a file whose name contains "broken" it exits
-    /// with status 3 (it crashed while loading); otherwise it says `hello`, then answers each `add` call it reads
-    /// with 42, and each heartbeat (the first call starts the worker: it was sent before the hello).
+    /// with status 3 (it crashed while loading); otherwise it says `hello` (half a second late for a file whose
+    /// name contains "slow"), then answers each `add` call it reads with 42, and each heartbeat (the first call
+    /// starts the worker: it was sent before the hello).
     static func launcher(starts: String, hello: WorkerMessage) -> PluginProcessLauncher {
         let result = WorkerMessage.callResult(call: 999_999, result: .number(42), error: nil).line
             .split(separator: "999999", omittingEmptySubsequences: false)
         let script = """
             echo started >> '\(starts)'
-            case "$1" in *broken*) exit 3;; esac
+            case "$1" in *broken*) exit 3;; *slow*) sleep 0.5;; esac
             printf '%s\\n' '\(hello.line)'
             while read -r line; do
               case "$line" in
@@ -240,17 +241,23 @@ struct LazyWorkerUnitTests {
         #expect(Self.starts(starts) == 2)
     }
 
-    /// Waits (on the main actor, so workers' lines are handled meanwhile) until `value()` is not `nil`.
-    static func eventually<T>(_ value: () -> T?) async -> T {
-        while true {
+    /// What ``eventually(_:)`` throws when what it waits for does not come.
+    struct NeverCame: Error {}
+
+    /// Waits (on the main actor, so workers' lines are handled meanwhile) until `value()` is not `nil`; throws after
+    /// 20 s, or when the test is cancelled (its time limit), instead of waiting for ever.
+    static func eventually<T>(_ value: () -> T?) async throws -> T {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
             if let value = value() { return value }
-            try? await Task.sleep(for: .milliseconds(10))
+            try await Task.sleep(for: .milliseconds(10))
         }
+        throw NeverCame()
     }
 
     /// Starts a reload of `plugin` from `file`, and in the same turn calls `add` (`callFirst`: the other way round),
     /// so one comes while the other's worker loads; returns both outcomes.
-    static func reloadAndCall(_ plugin: IsolatedPlugin, from file: String, callFirst: Bool = false) async -> (
+    static func reloadAndCall(_ plugin: IsolatedPlugin, from file: String, callFirst: Bool = false) async throws -> (
         reload: ([String]?, PluginLoadError?), call: (JSON?, String?)
     ) {
         var reloaded: ([String]?, PluginLoadError?)?
@@ -258,7 +265,7 @@ struct LazyWorkerUnitTests {
         if callFirst { plugin.call(action: "add", arguments: []) { called = ($0, $1) } }
         plugin.reload(from: file) { reloaded = ($0, $1) }
         if !callFirst { plugin.call(action: "add", arguments: []) { called = ($0, $1) } }
-        return (await eventually { reloaded }, await eventually { called })
+        return (try await eventually { reloaded }, try await eventually { called })
     }
 
     /// A first use while a new build of a plugin without a worker is loading adopts that build's worker: what it
@@ -266,7 +273,7 @@ struct LazyWorkerUnitTests {
     @Test func aFirstUseWhileANewBuildLoadsIsServedByIt() async throws {
         let (plugin, starts) = try Self.declaredPlugin()
         defer { plugin.shutdown() }
-        let ((names, error), (result, _)) = await Self.reloadAndCall(plugin, from: "/staged/2-libfake.so")
+        let ((names, error), (result, _)) = try await Self.reloadAndCall(plugin, from: "/staged/2-libfake.so")
         #expect(names == [] && error == nil, "\(String(describing: error))")
         #expect(result == .number(42))
         #expect(Self.starts(starts) == 1)
@@ -276,7 +283,7 @@ struct LazyWorkerUnitTests {
     @Test func aFirstUseAdoptingANewBuildThatFailsFallsBackToThePreviousBuild() async throws {
         let (plugin, starts) = try Self.declaredPlugin()
         defer { plugin.shutdown() }
-        let ((names, error), (_, callError)) = await Self.reloadAndCall(plugin, from: "/staged/2-libfake-broken.so")
+        let ((names, error), (_, callError)) = try await Self.reloadAndCall(plugin, from: "/staged/2-libfake-broken.so")
         #expect(names == nil && error?.reason == "its worker process exited while loading it (status 3)")
         // The call went to the build that failed: it is answered with why.
         #expect(callError == "plugin dev.test.fake: its new build did not load")
@@ -291,7 +298,7 @@ struct LazyWorkerUnitTests {
     @Test func aNewBuildArrivingWhileAFirstWorkerLoadsReplacesIt() async throws {
         let (plugin, starts) = try Self.declaredPlugin()
         defer { plugin.shutdown() }
-        let ((names, error), (_, callError)) = await Self.reloadAndCall(
+        let ((names, error), (_, callError)) = try await Self.reloadAndCall(
             plugin, from: "/staged/2-libfake.so", callFirst: true)
         #expect(names == [] && error == nil, "\(String(describing: error))")
         #expect(callError == "plugin dev.test.fake: a new build replaced it before it answered")

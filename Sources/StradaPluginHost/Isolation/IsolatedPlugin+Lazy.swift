@@ -93,11 +93,13 @@ extension IsolatedPlugin {
         }
     }
 
-    /// A new build a page's first use had adopted while it loaded did not load: the build it was declared with is
-    /// started instead, and the page's instances are brought back in it.
+    /// A new build adopted by a page's first use, or by a restart after a crash, while it loaded did not load: the
+    /// build it replaced (the one the plugin was declared with, or the one that crashed) is started instead, and
+    /// the page's instances are brought back in it.
     func reloadFailedAfterAdoption() {
         connection = nil
         failCalls("its new build did not load")
+        if lazy == nil { return restart() }
         guard case .starting = lazy else { return }
         do throws(PluginLoadError) {
             try spawn(.firstUse(started: DispatchTime.now().uptimeNanoseconds, why: "its page, after a failed build"))

@@ -315,6 +315,12 @@ package final class IsolatedPlugin {
             for component in components.values { component.removeOwnControls() }
             return
         }
+        restart()
+    }
+
+    /// Starts the build whose worker ended again, its live components brought back in the new worker without the
+    /// message the old one was handling last (it may be what ended it).
+    func restart() {
         do throws(PluginLoadError) {
             try spawn(.restart)
         } catch {

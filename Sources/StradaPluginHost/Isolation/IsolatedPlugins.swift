@@ -62,8 +62,9 @@ extension IsolatedPlugin: ReloadablePlugin {
     package func reload(
         from file: String, completion: @escaping @MainActor (_ names: [String]?, _ error: PluginLoadError?) -> Void
     ) {
-        // A worker still loading for a page's first use (its own, or an earlier build it adopted) gives way: this
-        // build gets the page's instances.
+        // A worker still loading for a page's first use or for a restart after a crash (its own, or an earlier
+        // build it adopted) gives way: this build gets the page's instances. Should this build not load, the one
+        // it replaced is started again (reloadFailedAfterAdoption).
         var adopted = false
         if let pending {
             switch pending.purpose {
@@ -74,11 +75,11 @@ extension IsolatedPlugin: ReloadablePlugin {
                 earlier(
                     nil,
                     PluginLoadError(path: path, reason: "replaced by a newer build before it loaded", remedy: "none"))
-            case .firstUse:
+            case .firstUse, .restart:
                 self.pending = nil
                 adopted = true
                 pending.connection.kill()
-            case .start, .restart: break
+            case .start: break
             }
         }
         if adopted {
