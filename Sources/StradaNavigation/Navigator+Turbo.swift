@@ -103,6 +103,7 @@ extension Navigator {
             frameVisitStarting(proposal.location, action: proposal.action)
         }
         self.top?.awaitsFrameVisit = false
+        self.top?.recordsFrameVisit = true
         window.perform(.visitProposal(proposal.number, proposal.action))
         window.perform(.restored)
     }
@@ -140,6 +141,7 @@ extension Navigator {
         // The entry the screen's own visit made. A restore's or a refresh's completion may come after the
         // next traversal already moved history on: the screen keeps the entry it has.
         if own != nil || top.historyItem == nil { top.historyItem = window.currentHistoryEntry ?? top.historyItem }
+        top.recordsFrameVisit = false
         if top.backAfterVisit, !top.awaitsFrameVisit {
             top.backAfterVisit = false
             back()

@@ -233,10 +233,11 @@ package final class Navigator {
     package func back() -> Bool {
         if kind == .modal, stack.count <= 1, let parent { return parent.dismissModal(reason: "back") }
         guard stack.count > 1, let top else { return false }
-        if top.awaitsFrameVisit, !top.backAfterVisit {
-            // The frame rendered but Turbo has not recorded its history yet: going back now would leave the
-            // frame's history entry to come after the pop. Back happens when the visit completes (a second
-            // Back, if the visit never comes, pops at once).
+        if top.awaitsFrameVisit || top.recordsFrameVisit, !top.backAfterVisit {
+            // The frame rendered but Turbo has not recorded its history yet (its visit is still to come, or
+            // proposed and not completed): going back now would leave the frame's history entry to come after
+            // the pop, and the frame's content reconnecting to the screen below. Back happens when the visit
+            // completes (a second Back, if the visit never comes, pops at once).
             top.backAfterVisit = true
             return true
         }

@@ -22,7 +22,10 @@ package final class Screen: BridgeDestination {
     package internal(set) var visitIdentifier: String?
     /// Pushed for a frame that advances history, whose visit Turbo proposes after rendering the frame.
     var awaitsFrameVisit = false
-    /// Back was asked while the frame's visit was still to come: it goes back once the visit recorded history.
+    /// The frame's visit was proposed and has not completed: Turbo has not recorded its history entry yet.
+    var recordsFrameVisit = false
+    /// Back was asked while the frame's visit was still to come or under way: it goes back once the visit
+    /// recorded history.
     var backAfterVisit = false
     /// The page's Turbo runs this screen's visits (else each visit is a full load).
     package internal(set) var hasTurbo = false
