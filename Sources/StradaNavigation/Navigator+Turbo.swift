@@ -82,9 +82,11 @@ extension Navigator {
     /// A frame that advances history is about to render: its screen comes first, so the components of the
     /// frame's new content connect to it rather than to the screen it covers.
     func frameVisitStarting(_ location: String, action: VisitAction) {
-        guard let top, top.hasTurbo, !top.awaitsFrameVisit || !URLMatching.samePage(top.url, location) else { return }
+        guard let top, top.hasTurbo, top.frameVisit != .awaited || !URLMatching.samePage(top.url, location) else {
+            return
+        }
         let screen = makeScreen(url: location, after: top)
-        screen.awaitsFrameVisit = true
+        screen.frameVisit = .awaited
         if action == .replace {
             replaceTop(with: screen, action: "replace")
         } else {
@@ -96,14 +98,13 @@ extension Navigator {
     /// frame's screen, and every component of the page connects to that screen again.
     func frameProposed(_ proposal: VisitProposal) {
         guard let top else { return }
-        if top.awaitsFrameVisit {
+        if top.frameVisit == .awaited {
             top.url = proposal.location  // where the frame's content came from, after any redirect
         } else {
             // No notice came before the render (the frame's action was not known then): the screen now.
             frameVisitStarting(proposal.location, action: proposal.action)
         }
-        self.top?.awaitsFrameVisit = false
-        self.top?.recordsFrameVisit = true
+        self.top?.frameVisit = .proposed
         window.perform(.visitProposal(proposal.number, proposal.action))
         window.perform(.restored)
     }
@@ -141,8 +142,8 @@ extension Navigator {
         // The entry the screen's own visit made. A restore's or a refresh's completion may come after the
         // next traversal already moved history on: the screen keeps the entry it has.
         if own != nil || top.historyItem == nil { top.historyItem = window.currentHistoryEntry ?? top.historyItem }
-        top.recordsFrameVisit = false
-        if top.backAfterVisit, !top.awaitsFrameVisit {
+        if top.frameVisit == .proposed { top.frameVisit = nil }
+        if top.backAfterVisit, top.frameVisit != .awaited {
             top.backAfterVisit = false
             back()
             return

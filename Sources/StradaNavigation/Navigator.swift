@@ -233,7 +233,7 @@ package final class Navigator {
     package func back() -> Bool {
         if kind == .modal, stack.count <= 1, let parent { return parent.dismissModal(reason: "back") }
         guard stack.count > 1, let top else { return false }
-        if top.awaitsFrameVisit || top.recordsFrameVisit, !top.backAfterVisit {
+        if top.frameVisit != nil, !top.backAfterVisit {
             // The frame rendered but Turbo has not recorded its history yet (its visit is still to come, or
             // proposed and not completed): going back now would leave the frame's history entry to come after
             // the pop, and the frame's content reconnecting to the screen below. Back happens when the visit

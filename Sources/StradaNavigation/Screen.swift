@@ -20,10 +20,15 @@ package final class Screen: BridgeDestination {
     package internal(set) var restorationIdentifier: String?
     /// Turbo's identifier of the visit that made the screen (its completion names it).
     package internal(set) var visitIdentifier: String?
-    /// Pushed for a frame that advances history, whose visit Turbo proposes after rendering the frame.
-    var awaitsFrameVisit = false
-    /// The frame's visit was proposed and has not completed: Turbo has not recorded its history entry yet.
-    var recordsFrameVisit = false
+    /// Pushed for a frame that advances history, whose visit Turbo proposes after rendering the frame: where that
+    /// visit is until it completes (Turbo has recorded the frame's history entry then); `nil` for other screens.
+    var frameVisit: FrameVisit?
+    enum FrameVisit {
+        /// Not proposed yet.
+        case awaited
+        /// Proposed, not completed.
+        case proposed
+    }
     /// Back was asked while the frame's visit was still to come or under way: it goes back once the visit
     /// recorded history.
     var backAfterVisit = false
