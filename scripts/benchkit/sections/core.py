@@ -24,25 +24,25 @@ def measure(bench):
         core[key] = statistics.median(run[key] for run in runs)
     core["core_dispatch_us_runs"] = [round(run["core_dispatch_us"], 3) for run in runs]
     if shutil.which("valgrind"):
-        low, high = instructions(bench, 5000), instructions(bench, 25000)
+        folder = tempfile.mkdtemp(prefix="strada-bench-cg-")
+        files = [without_debug_info(bench.built(name), folder)
+                 for name in ("strada-bench", "libStradaEchoPlugin.so", "libStradaFormPlugin.so")]
+        low, high = instructions(files, 5000), instructions(files, 25000)
         if low and high:
             core["core_dispatch_instructions"] = round((high - low) / 20000)
         # The same through the echo plugin: host + C ABI + the plugin's SDK + the reply back.
-        low, high = instructions(bench, 5000, "plugin"), instructions(bench, 25000, "plugin")
+        low, high = instructions(files, 5000, "plugin"), instructions(files, 25000, "plugin")
         if low and high:
             core["through_plugin_instructions"] = round((high - low) / 20000)
     return {"core": core}
 
 
-def instructions(bench, messages, only="core"):
-    """Instructions per message (stable on a noisy machine): two runs of the in-process dispatch under callgrind,
+def instructions(files, messages, only="core"):
+    """`files`: strada-bench and its two plugins (``without_debug_info`` copies, made once). Instructions per message (stable on a noisy machine): two runs of the in-process dispatch under callgrind,
     the difference divided by the difference in messages (start-up and warm-up cancel out). Only what runs inside
     Bridge.receive(json:) is counted (parse + route + component + reply encoding and delivery): the benchmark's
     own building of its input texts is not the bridge's cost."""
-    folder = tempfile.mkdtemp(prefix="strada-bench-cg-")
-    out = os.path.join(folder, "callgrind.out")
-    files = [without_debug_info(bench.built(name), folder)
-             for name in ("strada-bench", "libStradaEchoPlugin.so", "libStradaFormPlugin.so")]
+    out = os.path.join(tempfile.mkdtemp(prefix="strada-bench-cg-"), "callgrind.out")
     run = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
                           "--toggle-collect=$s10StradaCore6BridgeC7receive4jsonySS_tF", *files, str(messages)],
                          env=dict(os.environ, STRADA_BENCH_ONLY=only), capture_output=True, text=True)
