@@ -84,6 +84,10 @@ package enum AutomationEvent: Sendable, Equatable {
     /// force are kept).
     case pathConfigurationLoaded(source: String, rules: Int)
     case pathConfigurationError(source: String, error: String)
+    /// A document applied with things that do nothing here, once per document: each `warnings` item has
+    /// `kind` (`other-platform`, `unknown`, `trailing-comma`), `key`, `rules`, `platforms`, `line`/`column`
+    /// (for a comma) and `reason`.
+    case pathConfigurationWarning(source: String, warnings: [JSON])
     /// A modal was presented over the main window for `url` (its first screen), or dismissed (`reason`:
     /// "cancel", "command", a visit of the main stack, a presentation, …).
     case modalPresented(url: String, width: Int, height: Int)
@@ -140,6 +144,7 @@ package enum AutomationEvent: Sendable, Equatable {
         case downloadFinished = "download.finished", downloadFailed = "download.failed"
         case permissionAnswered = "permission.answered", notification
         case pathConfigurationLoaded = "path-configuration.loaded", pathConfigurationError = "path-configuration.error"
+        case pathConfigurationWarning = "path-configuration.warning"
         case benchmarkRoundtrip = "benchmark.roundtrip"
         case webDriverStarted = "webdriver.started"
 
@@ -207,6 +212,7 @@ package enum AutomationEvent: Sendable, Equatable {
         case .tabShown: .tabShown
         case .pathConfigurationLoaded: .pathConfigurationLoaded
         case .pathConfigurationError: .pathConfigurationError
+        case .pathConfigurationWarning: .pathConfigurationWarning
         case .turboReady: .turboReady
         case .benchmarkRoundtrip: .benchmarkRoundtrip
         case .webDriverStarted: .webDriverStarted
@@ -278,6 +284,8 @@ package enum AutomationEvent: Sendable, Equatable {
         case .pathConfigurationLoaded(let source, let rules):
             ["source": .string(source), "rules": .number(Double(rules))]
         case .pathConfigurationError(let source, let error): ["source": .string(source), "error": .string(error)]
+        case .pathConfigurationWarning(let source, let warnings):
+            ["source": .string(source), "warnings": .array(warnings)]
         case .modalPresented(let url, let width, let height):
             ["url": .string(url), "width": .number(Double(width)), "height": .number(Double(height))]
         case .modalDismissed(let reason): ["reason": .string(reason)]

@@ -2,7 +2,7 @@ import StradaCore
 
 /// What a client connecting late to the automation socket missed of the host's start-up, kept so the socket
 /// can greet it: `host.startup`, `host.ready`, every `plugin.error` and every `path-configuration.loaded` /
-/// `.error`, each as it happened, and only the latest `host.components`, `turbo.ready` and
+/// `.error` / `.warning`, each as it happened, and only the latest `host.components`, `turbo.ready` and
 /// `webdriver.started` (each a state that the next one replaces). The order is the order they were written
 /// in. Every other event is part of the live stream only: the screens shown are state the socket asks the
 /// session for when a client connects (``AutomationSocket/currentState``), not history kept here.
@@ -24,7 +24,9 @@ package struct AutomationReplay: Sendable {
 
     static func keeping(_ name: AutomationEvent.Name) -> Keeping {
         switch name {
-        case .hostStartup, .hostReady, .pluginError, .pathConfigurationLoaded, .pathConfigurationError: .every
+        case .hostStartup, .hostReady, .pluginError, .pathConfigurationLoaded, .pathConfigurationError,
+            .pathConfigurationWarning:
+            .every
         case .hostComponents, .turboReady, .webDriverStarted: .latest
         default: .none
         }

@@ -79,7 +79,7 @@ package struct AppDefinition: Sendable, Equatable {
         do {
             document = try JSON(parsing: text)
         } catch {
-            throw fail("is not JSON (\(error.reason))")
+            throw fail("is not JSON: \(error.position(in: text)): \(error.reason)")
         }
         guard case .object(let object) = document else { throw fail("must be a JSON object of settings") }
         for key in object.keys.sorted() where !Self.keys.contains(key) {

@@ -98,6 +98,9 @@ package final class HostSession {
             case .failure(let error): channel?.emit(.pathConfigurationError(source: source, error: error.reason))
             }
         }
+        pathConfiguration.warn = { source, notices in
+            channel?.emit(.pathConfigurationWarning(source: source, warnings: notices.map(\.json)))
+        }
         windows = WindowStack(
             configuration: configuration, registrations: registrations, desktop: desktop,
             pathConfiguration: pathConfiguration, automation: channel, output: output, logger: logger,
@@ -180,16 +183,26 @@ package final class HostSession {
         return loop.run()
     }
 
-    /// The plugin's native screen the path configuration makes `url`, or `nil` for the web page (said when a
-    /// screen was named but cannot be made).
+    /// The plugin's native screen the path configuration makes `url`, or `nil` for the web page. A screen named
+    /// by `view_controller` that no plugin provides is a warning (the web page is the documented fallback); one
+    /// named only by Android's `uri` is not (Android documents name a destination on every rule).
     private func nativeScreen(for url: String) -> NativeScreen? {
-        guard let name = pathConfiguration.current.properties(for: url).viewController else { return nil }
-        guard let plugin = registry.nativeScreenProvider(named: name) else {
-            logger.error(
-                """
-                the path configuration makes \(url) native screen "\(name)", but no plugin loaded in the host \
-                provides it (a plugin in a worker process cannot); showing the web page
-                """)
+        let properties = pathConfiguration.current.properties(for: url)
+        let names = properties.nativeScreenNames
+        guard !names.isEmpty else { return nil }
+        let provider = names.lazy.compactMap { name in
+            self.registry.nativeScreenProvider(named: name).map { (name, $0) }
+        }
+        guard let (name, plugin) = provider.first else {
+            if properties.viewController != nil {
+                logger.warning(
+                    """
+                    the path configuration makes \(url) native screen "\(names[0])", but no plugin loaded in the \
+                    host provides it (a plugin in a worker process cannot); showing the web page
+                    """)
+            } else {
+                logger.debug("no plugin provides a native screen for uri \(names[0]) (\(url)); showing the web page")
+            }
             return nil
         }
         guard PluginGrants.grant(for: plugin.id, manifest: plugin.manifest).allows(.nativeScreens) else {
@@ -197,8 +210,8 @@ package final class HostSession {
             logger.warning("\(refusal); showing the web page")
             return nil
         }
-        let properties = pathConfiguration.current.properties(for: url).json.serialized()
-        guard let screen = plugin.makeNativeScreen(named: name, url: url, propertiesJSON: properties) else {
+        guard let screen = plugin.makeNativeScreen(named: name, url: url, propertiesJSON: properties.json.serialized())
+        else {
             logger.error("plugin \(plugin.id) could not build native screen \"\(name)\"; showing the web page")
             return nil
         }

@@ -43,3 +43,29 @@ import Testing
         #expect(outcomes[2] == "missing.json: cannot be read (check the path)")
     }
 }
+
+/// What a document holds that does nothing here is said once per document, not again for the same text.
+@Suite struct PathConfigurationStoreWarningTests {
+    @MainActor
+    @Test func aDocumentsNoticesAreReportedOnceAndNotAgainForTheSameText() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pc-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let shared = folder + "/shared.json", plain = folder + "/plain.json"
+        try #"{"rules": [{"patterns": [".*"], "properties": {"pull_to_refresh_enabled": true, "animated": false}},]}"#
+            .write(toFile: shared, atomically: true, encoding: .utf8)
+        try #"{"rules": [{"patterns": ["/new$"], "properties": {"context": "modal"}}]}"#.write(
+            toFile: plain, atomically: true, encoding: .utf8)
+        let store = PathConfigurationStore(
+            sources: [.file(shared), .file(plain)], cacheDirectory: folder, logger: Logger(label: "test"))
+        var warnings: [(source: String, keys: [String])] = []
+        store.warn = { source, notices in
+            warnings.append(((source as NSString).lastPathComponent, notices.map { $0.key.isEmpty ? "," : $0.key }))
+        }
+        store.load()
+        store.load()
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.source == "shared.json")
+        #expect(warnings.first?.keys == ["properties.animated", "properties.pull_to_refresh_enabled", ","])
+    }
+}

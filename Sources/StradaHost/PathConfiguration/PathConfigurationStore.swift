@@ -44,14 +44,20 @@ final class PathConfigurationStore {
     private(set) var current = PathConfiguration()
     /// Sees each document applied (`rules` counts the document's own rules) and each one refused.
     var report: (@MainActor (_ source: String, _ outcome: Result<Int, PathConfigurationError>) -> Void)?
+    /// Sees what an applied document holds that does nothing here (``PathConfiguration/notices``), once per
+    /// document: a source's cached copy and the same text fetched again are not reported twice.
+    var warn: (@MainActor (_ source: String, _ notices: [PathConfigurationNotice]) -> Void)?
     private let sources: [PathConfigurationSource]
     private var loaded: [PathConfiguration?]
+    /// The text of the document last warned about, per source.
+    private var warned: [String?]
     private let cacheDirectory: String
     private let logger: Logger
 
     init(sources: [PathConfigurationSource], cacheDirectory: String, logger: Logger) {
         self.sources = sources
         loaded = Array(repeating: nil, count: sources.count)
+        warned = Array(repeating: nil, count: sources.count)
         self.cacheDirectory = cacheDirectory
         self.logger = logger
     }
@@ -123,6 +129,13 @@ final class PathConfigurationStore {
             let copy = cached ? " (cached copy)" : ""
             logger.info("path configuration \(source)\(copy): \(configuration.rules.count) rule(s)")
             report?(source.description, .success(configuration.rules.count))
+            if !configuration.notices.isEmpty, warned[index] != text {
+                warned[index] = text
+                let count = configuration.notices.count
+                let list = configuration.notices.map(\.description).joined(separator: "; ")
+                logger.warning("path configuration \(source)\(copy): \(count) thing(s) do nothing here — \(list)")
+                warn?(source.description, configuration.notices)
+            }
             return true
         } catch {
             refuse(source, error, cached: cached)

@@ -10,20 +10,27 @@ package struct PathConfiguration: Sendable {
     package let settings: JSONObject
     /// The document's rules, in order.
     package let rules: [PathRule]
+    /// What in the document does nothing here (another platform's keys, unknown keys, trailing commas), in
+    /// document order by kind; the host says it once per document.
+    package let notices: [PathConfigurationNotice]
 
     /// An empty configuration: no settings, no rules of the app's (the historical-location rules still apply).
     package init() {
         settings = [:]
         rules = []
+        notices = []
     }
 
-    /// Reads a path configuration document. The error names the key that is wrong and says what to write.
+    /// Reads a path configuration document. The error names the key that is wrong and says what to write, or
+    /// for text that is not JSON the line and column. Trailing commas are read as iOS reads them
+    /// (``TrailingCommas``) and reported in ``notices``.
     package init(json text: String) throws(PathConfigurationError) {
         let document: JSON
+        let (strict, commas) = TrailingCommas.blanked(in: text)
         do {
-            document = try JSON(parsing: text)
+            document = try JSON(parsing: strict)
         } catch {
-            throw PathConfigurationError("is not JSON (\(error.reason))")
+            throw PathConfigurationError("is not JSON: \(error.position(in: text)): \(error.reason)")
         }
         guard case .object(let object) = document else {
             throw PathConfigurationError("must be a JSON object with \"settings\" and \"rules\"")
@@ -46,6 +53,7 @@ package struct PathConfiguration: Sendable {
         } else if settings["match_query_strings"] != nil {
             throw PathConfigurationError("\"settings.match_query_strings\" must be true or false")
         }
+        notices = PathConfigurationNotice.notices(settings: settings, rules: rules, commas: commas, in: text)
     }
 
     /// Whether patterns see the query string too (the default, as upstream's).

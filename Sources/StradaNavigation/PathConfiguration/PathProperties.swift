@@ -1,3 +1,4 @@
+import Foundation
 package import StradaCore
 
 /// The properties of the rules that matched a URL, with upstream's meaning for the keys Hotwire Native knows;
@@ -32,6 +33,23 @@ package struct PathProperties: Sendable, Equatable {
     }
     /// A native screen a plugin provides instead of the web page (iOS's key).
     package var viewController: String? { raw["view_controller"]?.stringValue }
+    /// Android's name for the screen a visit shows: a destination URI such as `hotwire://fragment/numbers`
+    /// (`hotwire://fragment/web` and the like name Android's web screen).
+    package var uri: String? { raw["uri"]?.stringValue }
+
+    /// The names a plugin's native screen may have for this visit, in order: iOS's `view_controller`; else
+    /// Android's `uri` itself, then its last path segment (`hotwire://fragment/numbers` → `numbers`, the name
+    /// the same screen has under `view_controller` in the iOS document). Empty: the web page — also for
+    /// Android's web destinations, whose path starts with `web` (`hotwire://fragment/web`, `…/web/modal`):
+    /// Android documents name one on nearly every rule, and looking each up would open every plugin.
+    package var nativeScreenNames: [String] {
+        if let viewController { return [viewController] }
+        guard let uri, !uri.isEmpty else { return [] }
+        let path = (URLComponents(string: uri)?.path ?? uri).split(separator: "/")
+        if path.first == "web" { return [] }
+        let segment = path.last.map(String.init)
+        return segment.map { $0 == uri ? [uri] : [uri, $0] } ?? [uri]
+    }
     /// A title for the screen before (or instead of) the page's own.
     package var title: String? { raw["title"]?.stringValue }
     /// One of turbo-rails' historical-location routes.
@@ -73,7 +91,7 @@ package struct PathProperties: Sendable, Equatable {
         try check("context", Context.self)
         try check("presentation", Presentation.self)
         try check("query_string_presentation", QueryStringPresentation.self)
-        for key in ["view_controller", "title"] where raw[key] != nil && raw[key]?.stringValue == nil {
+        for key in ["view_controller", "uri", "title"] where raw[key] != nil && raw[key]?.stringValue == nil {
             throw PathConfigurationError("\(place).\(key) must be a string")
         }
     }
