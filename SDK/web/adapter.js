@@ -16,7 +16,10 @@
   var stringify = JSON.stringify;
   var parse = JSON.parse;
   // Messages sent in one JavaScript task go out as one post at the end of the task (a microtask): a lone
-  // message as its own JSON text, several as a JSON array of them ("[m1,m2]"). A batch stops growing at
+  // message as its own JSON text, several as a JSON array of them ("[m1,m2]"). A lone message that is not an
+  // object ("[m]", "\"ready\"": a page's receive([m]) or receive("ready")) goes as a batch of one, so the host
+  // rejects it as what it is (a message must be an object) instead of reading it as a batch or as this
+  // adapter's handshake, which alone is posted bare (sayReady). A batch stops growing at
   // 256 KiB of text, so larger messages travel alone; the order is the order they were sent in. (A larger
   // cap costs both processes memory at a flood's peak for no speed: docs/engine.md, "Figures behind comments".)
   var batchLimit = 262144;
@@ -27,7 +30,12 @@
     var texts = outbox;
     outbox = [];
     outboxLength = 0;
-    relay.post(texts.length === 1 ? texts[0] : "[" + texts.join(",") + "]");
+    var lone = texts.length === 1 && texts[0].charCodeAt(0) === 123; // "{"
+    relay.post(lone ? texts[0] : "[" + texts.join(",") + "]");
+  }
+  function sayReady() {
+    flush();
+    relay.post(stringify("ready"));
   }
   function enqueue(text) {
     if (outbox.length > 0 && outboxLength + text.length > batchLimit) flush();
@@ -143,6 +151,6 @@
   };
   Object.defineProperty(window, "nativeBridge", { value: adapter, writable: false, configurable: false });
   document.addEventListener("web-bridge:ready", attach);
-  channel.postMessage("ready");
+  sayReady();
   if (webBridge()) attach();
 })();

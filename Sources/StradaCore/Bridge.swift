@@ -57,24 +57,28 @@ package final class Bridge {
 
     // MARK: Inbound
 
-    /// Handles one payload from the message channel, as JSON text: one message, or a batch — a JSON array of
-    /// messages the page sent in one task, handled in order. Never throws, never traps; input beyond the
-    /// ``BridgeLimits`` (size, depth, rate) is rejected with a log line. Replies produced while it runs go to
-    /// the page in one call when it returns.
+    /// Handles one payload from the message channel, as JSON text: one message, the adapter's `"ready"`, or a
+    /// batch — a JSON array of messages the page sent in one task, handled in order. Never throws, never traps;
+    /// input beyond the ``BridgeLimits`` (size, depth, rate) is rejected with a log line. Replies produced while
+    /// it runs go to the page in one call when it returns.
+    ///
+    /// Only a lone `"ready"` is the handshake: inside a batch it is a message that is not an object, rejected.
+    /// The adapter sends a page's own message that is not an object (`receive([m])`, `receive("ready")`) as a
+    /// batch of one, so it is rejected here with one line and never read as a batch or a handshake.
     package func receive(json text: String) {
         collectingReplies {
-            guard text.utf8.first == UInt8(ascii: "[") else { return receiveOne(text) }
+            guard text.utf8.first == UInt8(ascii: "[") else { return receiveOne(text, lone: true) }
             // Not a well-formed batch: the parser says what is wrong with it.
-            guard let elements = JSON.arrayElements(text) else { return receiveOne(text) }
-            for element in elements { receiveOne(element) }
+            guard let elements = JSON.arrayElements(text) else { return receiveOne(text, lone: true) }
+            for element in elements { receiveOne(element, lone: false) }
         }
     }
 
-    private func receiveOne(_ text: String) {
+    private func receiveOne(_ text: String, lone: Bool) {
         guard rate.take() else {
             return reject(text, "more than \(limits.maxMessagesPerSecond) messages per second")
         }
-        if text.utf8.count == 7, text == #""ready""# {
+        if lone, text.utf8.count == 7, text == #""ready""# {
             onReady?()
             observer?(.ready)
             delegate?.bridgeDidInitialize()

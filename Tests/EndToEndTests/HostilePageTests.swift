@@ -58,3 +58,28 @@ struct HostilePageTests {
         #expect(try await host.waitForExit() == 0)
     }
 }
+
+/// A message must be an object: what a page hands the adapter as an array or a bare string is rejected with
+/// one line each, delivers nothing and never re-runs the handshake; the page's next real message still works.
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
+struct ArrayMessageTests {
+    @Test func messagesThatAreArraysOrTheWordReadyAreRejectedAndStartNothing() async throws {
+        let host = try HostProcess(
+            page: Repository.path("Tests/EndToEndTests/Fixtures/array-messages.html"),
+            arguments: ["--plugins", try PluginsDirectory.make(), "--automation-events", "page,control,bridge"])
+        let added = try await host.waitFor(.controlAdded, timeout: 60)
+        #expect(added["control"]?["title"] == "From an object")
+        let rejected = host.events.filter { HostProcess.name(of: $0) == .bridgeRejected }
+        #expect(
+            rejected.compactMap { $0["raw"]?.stringValue?.prefix(9) } == [
+                #"[{"id":"1"#, #"["ready"]"#, "[]", #""ready""#,
+            ])
+        #expect(rejected.allSatisfy { $0["reason"] == "message is not a JSON object" })
+        // The log says so too (at most three lines of one kind a second; the rest are counted in one line).
+        #expect(host.standardError.contains("rejected a malformed message: message is not a JSON object"))
+        #expect(host.events.filter { HostProcess.name(of: $0) == .bridgeReady }.count == 1)
+        #expect(!host.events.contains { $0["control"]?["title"] == "From an array" })
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+    }
+}

@@ -153,6 +153,26 @@ struct BridgeBatchingTests {
         #expect(harness.webView.bridgeCalls.compactMap(\.message?.id) == ["1", "2"])
     }
 
+    /// A message must be an object: the adapter sends a page's `receive([m])`, `receive(["ready"])`,
+    /// `receive([])` and `receive("ready")` as batches of one, and each is rejected — nothing delivered, no
+    /// handshake. Only a lone `"ready"` (the adapter's own) is the handshake.
+    @Test func aPagesMessageThatIsNotAnObjectIsRejectedNeverABatchOrAHandshake() {
+        let harness = BridgeHarness(components: [EchoingComponent.self], url: Self.url)
+        harness.clear()
+        var readies = 0
+        var rejected: [String] = []
+        harness.bridge.onReady = { readies += 1 }
+        harness.bridge.observer = { if case .rejected(_, let reason) = $0 { rejected.append(reason) } }
+        for text in ["[[" + Self.connect(1) + "]]", #"[["ready"]]"#, "[[]]", #"["ready"]"#] {
+            harness.send(json: text)
+        }
+        #expect(readies == 0)
+        #expect(harness.webView.bridgeCalls.isEmpty)
+        #expect(rejected.count == 4 && rejected.allSatisfy { $0 == "message is not a JSON object" }, "\(rejected)")
+        harness.send(json: #""ready""#)
+        #expect(readies == 1)
+    }
+
     @Test func aBatchThatIsNotAnArrayIsRejectedOnceWithTheParsersReason() {
         let harness = BridgeHarness(components: [EchoingComponent.self], url: Self.url)
         var rejected: [String] = []

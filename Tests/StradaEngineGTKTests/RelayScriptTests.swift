@@ -64,6 +64,21 @@ struct AdapterBatchingTests {
         #expect(Self.run(steps, probe: #"JSON.parse(posted[1]).id === "1" ? 1 : 0"#) == 1)
     }
 
+    /// A page's message that is not an object goes as a batch of one, so the host never reads it as a batch of
+    /// messages or as the adapter's own "ready" (BridgeTests has the host's half).
+    @Test func aLoneMessageThatIsNotAnObjectIsPostedAsABatchOfOne() {
+        let steps = """
+            drain();
+            window.nativeBridge.receive([{id: "1", component: "c", event: "e", data: {}}]); drain();
+            window.nativeBridge.receive(["ready"]); drain();
+            window.nativeBridge.receive([]); drain();
+            window.nativeBridge.receive("ready"); drain();
+            """
+        let expected = #"[[{"id":"1","component":"c","event":"e","data":{}}]]|[["ready"]]|[[]]|["ready"]"#
+        #expect(Self.run(steps, probe: #"posted[0] === "\"ready\"" && posted.length === 5 ? 1 : 0"#) == 1)
+        #expect(Self.run(steps, probe: "posted.slice(1).join('|') === '\(expected)' ? 1 : 0") == 1)
+    }
+
     @Test func messagesSentInOneTaskArePostedAsOneArrayInOrder() {
         let steps = "drain();" + Self.send([1, 2, 3]) + "drain();" + Self.send([4]) + "drain();"
         #expect(Self.run(steps, probe: "posted.length") == 3)
