@@ -267,12 +267,12 @@ open class BridgeComponent: ComponentEndpoint {
 }
 
 /// How a delegate creates a component for a name: from a `BridgeComponent` type, or (for plugins) any factory.
-public struct ComponentRegistration: Sendable {
+package struct ComponentRegistration: Sendable {
     package typealias Factory =
         @MainActor @Sendable (any BridgeDestination, any BridgingDelegate) -> any ComponentEndpoint
     /// Why a page at a URL may not use the component (a plugin granted to other origins only), or `nil`.
     package typealias PageCheck = @MainActor @Sendable (_ pageURL: String) -> String?
-    public let name: String
+    package let name: String
     package let make: Factory
     /// `nil`: every page the bridge serves may use it.
     package let pageCheck: PageCheck?
@@ -288,7 +288,7 @@ public struct ComponentRegistration: Sendable {
     package func refusal(forPage url: String) -> String? { pageCheck?(url) }
 
     /// Names in registration order, first registration of a name only.
-    public static func uniqueNames(_ registrations: [ComponentRegistration]) -> [String] {
+    package static func uniqueNames(_ registrations: [ComponentRegistration]) -> [String] {
         registrations.map(\.name).uniqued()
     }
 
@@ -300,7 +300,7 @@ public struct ComponentRegistration: Sendable {
     }
 
     @MainActor
-    public init(_ type: BridgeComponent.Type) {
+    package init(_ type: BridgeComponent.Type) {
         self.init(name: type.name) { destination, delegate in type.init(destination: destination, delegate: delegate) }
     }
 }

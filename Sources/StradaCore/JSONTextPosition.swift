@@ -1,5 +1,5 @@
 /// A place in a JSON text as a person finds it in an editor: 1-based line and column (columns count Unicode
-/// scalars, so `é` is one column), from the byte offset a ``JSONParseError`` carries.
+/// scalars, so `é` is one column), from the byte offset a `JSONParseError` carries.
 package struct JSONTextPosition: Sendable, Equatable, CustomStringConvertible {
     package let line: Int
     package let column: Int

@@ -125,10 +125,10 @@ extension Message: Equatable {
 // MARK: - Wire form
 
 /// Why an inbound message was rejected.
-public struct MalformedMessage: Error, CustomStringConvertible, Sendable, Equatable {
-    public let reason: String
-    public var description: String { reason }
-    public init(reason: String) { self.reason = reason }
+package struct MalformedMessage: Error, CustomStringConvertible, Sendable, Equatable {
+    package let reason: String
+    package var description: String { reason }
+    package init(reason: String) { self.reason = reason }
 }
 
 extension Message {

@@ -116,7 +116,7 @@ public enum ColorScheme: String, Sendable, Hashable, Codable {
 /// instance and removes every control of a page when the page goes away. All callbacks run on the main
 /// thread, at most once for menus and alerts.
 @MainActor
-public protocol NativeControls: AnyObject {
+package protocol NativeControls: AnyObject {
     /// Shows `button`, or updates the one with the same id. `onActivate` runs when it is pressed.
     func setButton(_ button: HeaderButton, onActivate: @escaping @MainActor () -> Void)
     /// Removes the button with `id`; no effect if there is none.
@@ -153,7 +153,7 @@ public final class ComponentControls {
     private let base: any NativeControls
     private let idPrefix: String
 
-    public init(base: any NativeControls, idPrefix: String) {
+    package init(base: any NativeControls, idPrefix: String) {
         self.base = base
         self.idPrefix = idPrefix
     }

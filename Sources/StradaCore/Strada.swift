@@ -6,7 +6,7 @@ import Synchronization
 public enum Strada {
     /// The one configuration the host sets: JSON codec settings and debug logging. Message decoding and
     /// reply encoding in every component use it, including components loaded from plugins (the host
-    /// forwards ``StradaConfig/codec`` across the plugin ABI).
+    /// forwards its codec settings across the plugin ABI).
     public static var config: StradaConfig { scoped ?? shared }
 
     private static let shared = StradaConfig()
@@ -19,35 +19,35 @@ public enum Strada {
     }
 
     /// `bridge-components: [a b]` for the given component types, as the web libraries look for it.
-    public static func userAgentSubstring(for componentTypes: [BridgeComponent.Type]) -> String {
+    package static func userAgentSubstring(for componentTypes: [BridgeComponent.Type]) -> String {
         userAgentSubstring(forNames: componentTypes.map { $0.name })
     }
 
     /// `bridge-components: [a b]` for the given component names (order kept, duplicates removed).
-    public static func userAgentSubstring(forNames names: [String]) -> String {
+    package static func userAgentSubstring(forNames names: [String]) -> String {
         "bridge-components: [\(names.uniqued().joined(separator: " "))]"
     }
 }
 
 /// JSON codec settings that can be described as data, so they can cross the plugin ABI.
-public struct CodecSettings: Sendable, Hashable, Codable {
-    public enum KeyStrategy: String, Sendable, Codable, CaseIterable {
+package struct CodecSettings: Sendable, Hashable, Codable {
+    package enum KeyStrategy: String, Sendable, Codable, CaseIterable {
         case useDefaultKeys, snakeCase
     }
-    public enum DateStrategy: String, Sendable, Codable, CaseIterable {
+    package enum DateStrategy: String, Sendable, Codable, CaseIterable {
         case deferredToDate, iso8601, secondsSince1970, millisecondsSince1970
     }
     /// Key strategy: `snakeCase` encodes `submitTitle` as `submit_title` and decodes it back.
-    public var keys: KeyStrategy
-    public var dates: DateStrategy
+    package var keys: KeyStrategy
+    package var dates: DateStrategy
 
-    public init(keys: KeyStrategy = .useDefaultKeys, dates: DateStrategy = .deferredToDate) {
+    package init(keys: KeyStrategy = .useDefaultKeys, dates: DateStrategy = .deferredToDate) {
         self.keys = keys
         self.dates = dates
     }
 
     /// A decoder configured with these settings.
-    public func makeDecoder() -> JSONDecoder {
+    package func makeDecoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         if keys == .snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
         switch dates {
@@ -60,7 +60,7 @@ public struct CodecSettings: Sendable, Hashable, Codable {
     }
 
     /// An encoder configured with these settings (keys sorted, so output is byte-stable).
-    public func makeEncoder() -> JSONEncoder {
+    package func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         if keys == .snakeCase { encoder.keyEncodingStrategy = .convertToSnakeCase }
@@ -74,12 +74,12 @@ public struct CodecSettings: Sendable, Hashable, Codable {
     }
 
     /// The settings as one JSON object, e.g. `{"dates":"iso8601","keys":"snakeCase"}`.
-    public var json: String {
+    package var json: String {
         JSON.object(["keys": .string(keys.rawValue), "dates": .string(dates.rawValue)]).serialized(sortedKeys: true)
     }
 
     /// The settings an encoder follows, or `nil` when its strategies cannot be described (custom ones).
-    public init?(encoder: JSONEncoder) {
+    package init?(encoder: JSONEncoder) {
         switch encoder.keyEncodingStrategy {
         case .useDefaultKeys: keys = .useDefaultKeys
         case .convertToSnakeCase: keys = .snakeCase
@@ -95,7 +95,7 @@ public struct CodecSettings: Sendable, Hashable, Codable {
     }
 
     /// The settings a decoder follows, or `nil` when its strategies cannot be described (custom ones).
-    public init?(decoder: JSONDecoder) {
+    package init?(decoder: JSONDecoder) {
         switch decoder.keyDecodingStrategy {
         case .useDefaultKeys: keys = .useDefaultKeys
         case .convertFromSnakeCase: keys = .snakeCase
@@ -111,7 +111,7 @@ public struct CodecSettings: Sendable, Hashable, Codable {
     }
 
     /// Reads settings written by ``json``; unknown or missing values fall back to the defaults.
-    public init(json: String) {
+    package init(json: String) {
         let parsed = try? JSON(parsing: json)
         self.init(
             keys: parsed?["keys"]?.stringValue.flatMap(KeyStrategy.init(rawValue:)) ?? .useDefaultKeys,
@@ -137,7 +137,7 @@ public final class StradaConfig: Sendable {
 
     /// Codec settings — the one source of truth: setting them rebuilds ``jsonEncoder`` and ``jsonDecoder``,
     /// and they are what crosses to plugins, so in-process components and plugins always agree.
-    public var codec: CodecSettings {
+    package var codec: CodecSettings {
         get { state.withLock { $0.codec } }
         set {
             state.withLock {
@@ -148,9 +148,10 @@ public final class StradaConfig: Sendable {
         }
     }
 
-    /// The encoder replies use (`Message.replacing(data:)`, `reply(to:with:)`). Prefer setting ``codec``.
-    /// Setting an encoder also sets ``codec`` from its key and date strategies, so plugins follow; an encoder
-    /// whose strategies cannot cross to plugins (custom ones) is refused with a log line, and nothing changes.
+    /// The encoder replies use (`Message.replacing(data:)`, `reply(to:with:)`). Setting one also sets the
+    /// host's codec settings from its key and date strategies, so plugins follow; an encoder whose strategies
+    /// cannot cross to plugins (custom ones) is refused with a log line, and nothing changes. In a plugin,
+    /// it is the host's (`strada-host run --keys`), set before any component is made.
     public var jsonEncoder: JSONEncoder {
         get { state.withLock { $0.encoder } }
         set {
@@ -166,8 +167,8 @@ public final class StradaConfig: Sendable {
         }
     }
 
-    /// The decoder `Message.data()` uses. Prefer setting ``codec``; setting a decoder sets ``codec`` from it
-    /// (and the encoder to match), or is refused with a log line, as for ``jsonEncoder``.
+    /// The decoder `Message.data()` uses. Setting one sets the codec settings from it (and the encoder to
+    /// match), or is refused with a log line, as for ``jsonEncoder``.
     public var jsonDecoder: JSONDecoder {
         get { state.withLock { $0.decoder } }
         set {
