@@ -12,8 +12,8 @@ pub mod json;
 pub mod strada;
 
 use json::Json;
-use strada::{Button, ButtonStyle, Component, LogLevel, Message, Page, Placement, Status, log};
 use std::ffi::CStr;
+use strada::{Button, ButtonStyle, Component, LogLevel, Message, Page, Placement, Status, log};
 
 export_plugin!(HelloWorld, id: c"com.example.hello-world", version: c"0.1.0");
 

@@ -330,7 +330,9 @@ pub fn guard<R>(what: &str, fallback: R, body: impl FnOnce() -> R) -> R {
 
 /// `strada_plugin_v1` for component `C`: what [`export_plugin!`](crate::export_plugin) hands the host.
 pub const fn describe<C: Component>(
-    id: &'static CStr, version: &'static CStr, names: &'static [*const c_char; 1],
+    id: &'static CStr,
+    version: &'static CStr,
+    names: &'static [*const c_char; 1],
 ) -> PluginV1 {
     PluginV1 {
         struct_size: std::mem::size_of::<PluginV1>() as u32,
@@ -373,7 +375,9 @@ pub unsafe fn entry(host: *const HostApiV1, out_plugin: *mut *const PluginV1, pl
 }
 
 unsafe extern "C" fn create_instance<C: Component>(
-    _context: *mut c_void, _name: *const c_char, host_instance: *mut HostInstance,
+    _context: *mut c_void,
+    _name: *const c_char,
+    host_instance: *mut HostInstance,
 ) -> *mut PluginInstance {
     guard("create_instance", ptr::null_mut(), || {
         if host_instance.is_null() {
@@ -392,7 +396,8 @@ unsafe fn component<'a, C: Component>(handle: *mut PluginInstance) -> Option<&'a
 unsafe extern "C" fn receive<C: Component>(handle: *mut PluginInstance, message_json: StradaString) {
     guard("receive", (), || {
         // SAFETY: our handle; the string is borrowed for this call (copied here).
-        let (Some(component), Some(text)) = (unsafe { component::<C>(handle) }, unsafe { message_json.to_owned_string() })
+        let (Some(component), Some(text)) =
+            (unsafe { component::<C>(handle) }, unsafe { message_json.to_owned_string() })
         else {
             return log(LogLevel::Warning, "receive: no instance, or the message is not UTF-8");
         };
@@ -406,7 +411,8 @@ unsafe extern "C" fn receive<C: Component>(handle: *mut PluginInstance, message_
 unsafe extern "C" fn control_activated<C: Component>(handle: *mut PluginInstance, control_id: StradaString) {
     guard("control_activated", (), || {
         // SAFETY: as in `receive`.
-        if let (Some(component), Some(id)) = (unsafe { component::<C>(handle) }, unsafe { control_id.to_owned_string() })
+        if let (Some(component), Some(id)) =
+            (unsafe { component::<C>(handle) }, unsafe { control_id.to_owned_string() })
         {
             component.control_activated(&id);
         }
@@ -434,7 +440,8 @@ macro_rules! export_plugin {
         /// Called by the host as strada_plugin.h specifies.
         #[unsafe(no_mangle)]
         pub unsafe extern "C" fn strada_plugin_entry_v1(
-            host: *const $crate::strada::HostApiV1, out_plugin: *mut *const $crate::strada::PluginV1,
+            host: *const $crate::strada::HostApiV1,
+            out_plugin: *mut *const $crate::strada::PluginV1,
         ) -> i32 {
             use $crate::strada::{Component, Shared, describe};
             static NAMES: Shared<[*const ::std::ffi::c_char; 1]> = Shared([<$component as Component>::NAME.as_ptr()]);

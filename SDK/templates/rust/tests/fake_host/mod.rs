@@ -54,7 +54,9 @@ unsafe extern "C" fn codec_settings_json(_: *const HostApiV1) -> *const c_char {
 }
 
 unsafe extern "C" fn run_on_main_thread(
-    _: *const HostApiV1, work: Option<unsafe extern "C" fn(*mut c_void)>, context: *mut c_void,
+    _: *const HostApiV1,
+    work: Option<unsafe extern "C" fn(*mut c_void)>,
+    context: *mut c_void,
 ) -> i32 {
     match work {
         Some(work) => {
@@ -88,7 +90,10 @@ unsafe extern "C" fn get_extension(_: *const HostApiV1, _id: *const c_char) -> *
 }
 
 unsafe extern "C" fn reply_to_event(
-    _: *const HostApiV1, instance: *mut HostInstance, event: StradaString, data: StradaString,
+    _: *const HostApiV1,
+    instance: *mut HostInstance,
+    event: StradaString,
+    data: StradaString,
 ) -> i32 {
     let event = text(event);
     if instance.is_null() || event.is_empty() {
