@@ -2,72 +2,71 @@ import ArgumentParser
 import Foundation
 import StradaPluginHost
 
-/// `strada-host plugin new <name> --lang swift|c`: a buildable plugin skeleton with its own passing test.
+/// `strada-host plugin new <name> --lang swift|c|rust`: a buildable plugin skeleton with its own passing test.
 struct PluginNew: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "new", abstract: "Create a plugin skeleton (Swift or C) that builds and has a passing test.")
+        commandName: "new",
+        abstract: "Create a plugin skeleton (Swift, C or Rust) that builds and has a passing test.")
 
     @Argument(help: "The component name, e.g. share-sheet.")
     var name: String
 
-    @Option(help: "swift or c.")
+    @Option(help: "swift, c or rust.")
     var lang: PluginTemplates.Language = .swift
 
     @Option(help: "Where to create the skeleton (default: ./<name>).")
     var output: String?
 
     @Option(
-        help: "The Strada for Linux checkout the skeleton builds against (default: the one this host was built from).")
+        help: ArgumentHelp(
+            "The SDK the skeleton builds against: a Strada for Linux checkout, or an installed host's prefix "
+                + "such as /usr (default: this host's own).",
+            valueName: "path"))
     var sdk: String?
 
     func validate() throws {
         guard name.contains(where: \.isLetter) else {
             throw ValidationError("\(name): a plugin name needs at least one letter, e.g. share-sheet")
         }
-        if let sdk,
-            !FileManager.default.fileExists(
-                atPath: (sdk as NSString).appendingPathComponent("SDK/CStradaPlugin/include/strada_plugin.h"))
-        {
+        if let sdk, PluginSDK.at(sdk) == nil {
             throw ValidationError(
-                "--sdk \(sdk): no SDK/CStradaPlugin/include/strada_plugin.h there; pass the Strada for Linux checkout")
+                "--sdk \(sdk): neither a Strada for Linux checkout (SDK/CStradaPlugin/include/strada_plugin.h) nor an "
+                    + "installed prefix (include/strada/strada_plugin.h); pass one of those, e.g. --sdk /usr")
         }
     }
 
     func run() throws {
-        guard let sdkPath = sdk ?? Self.checkoutContainingExecutable() else {
+        let found =
+            sdk.flatMap { PluginSDK.at(absolute($0)) }
+            ?? PluginSDK.of(executable: PluginProcessLauncher.currentExecutable)
+        guard let found else {
             throw ValidationError(
-                "cannot find the Strada for Linux checkout this host was built from; pass --sdk <path>")
+                "cannot find the plugin SDK: this host is neither installed with it (<prefix>/include/strada) nor "
+                    + "built in a checkout; pass --sdk <checkout or prefix>")
+        }
+        let required = found.requiredFile(for: lang)
+        guard FileManager.default.fileExists(atPath: required) else {
+            throw ValidationError(
+                "the SDK has no \(required), which a \(lang.rawValue) plugin builds against; "
+                    + "reinstall the host, or pass --sdk <checkout or prefix>")
         }
         let directory = output ?? name
         guard !FileManager.default.fileExists(atPath: directory) else {
             throw ValidationError("\(directory) already exists; pass --output <new folder>")
         }
-        let absoluteSDK = URL(fileURLWithPath: sdkPath).standardizedFileURL.path
-        for file in PluginTemplates.files(name: name, language: lang, sdkPath: absoluteSDK) {
+        for file in PluginTemplates.files(name: name, language: lang, sdk: found) {
             let path = (directory as NSString).appendingPathComponent(file.path)
             try FileManager.default.createDirectory(
                 atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try file.contents.write(toFile: path, atomically: true, encoding: .utf8)
             print("created \(path)")
         }
-        switch lang {
-        case .swift: print("next: cd \(directory) && swift build && swift test")
-        case .c: print("next: cd \(directory) && make && make test")
-        }
+        print("next: cd \(directory) && \(PluginTemplates.nextSteps(lang))")
     }
 
-    /// The checkout holding this executable (it lives in <checkout>/.build/<config>/).
-    static func checkoutContainingExecutable() -> String? {
-        var url = URL(fileURLWithPath: PluginProcessLauncher.currentExecutable).deletingLastPathComponent()
-        while url.path != "/" {
-            if FileManager.default.fileExists(
-                atPath: url.appendingPathComponent("SDK/CStradaPlugin/include/strada_plugin.h").path)
-            {
-                return url.path
-            }
-            url.deleteLastPathComponent()
-        }
-        return nil
+    /// `path` made absolute and tidy, as the generated build files name it.
+    private func absolute(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.path
     }
 }
 

@@ -1,25 +1,29 @@
 import Foundation
 
-/// Skeletons for `strada-host plugin new <name> --lang swift|c`: a buildable plugin with one component
-/// and its own passing test. The component answers `connect {name}` with `{"greeting": "Hello, <name>!"}`,
-/// the smallest complete round trip; replace it with your own behaviour.
+/// Skeletons for `strada-host plugin new <name> --lang swift|c|rust`: a buildable plugin with one component
+/// and its own passing test. The component answers `connect {name}` with
+/// `{"greeting": "Hello, <name>!", "presses": 0}` and shows a header-bar button, Greet, whose every press
+/// replies to that connect again with `presses` counted; `disconnect` removes the button. That is each host
+/// call the guide teaches (reply, reply to an event, set and remove a button) and a control press; replace
+/// it with your own behaviour.
 ///
-/// - Swift: a package (path dependency on the SDK) with a dynamic library product and a Swift Testing
-///   target that drives the component through `StradaTesting`. `swift build`, `swift test`.
+/// - Swift: a package (path dependency on the SDK's Swift package) with a dynamic library product and a
+///   Swift Testing target that drives the component through `StradaTesting`. `swift build`, `swift test`.
 /// - C: a C11 plugin against the SDK's `strada_plugin.h` and `strada_json.h` only, and a test program that
-///   loads the built `.so` with `dlopen` like the host does. `make`, `make test`.
+///   loads the built `.so` with `dlopen` like the host does, with a fake host table. `make`, `make test`.
+/// - Rust: a cargo package with the standard library only (the ABI's bindings and a small JSON value in
+///   their own modules) and a test against a fake host table. `cargo build`, `cargo test`.
 ///
 /// The templates are real files, `SDK/templates/<language>/` and `SDK/templates/index.html`, written for a
 /// component named `hello-world` and compiled in (`EmbeddedFiles.txt`); see `SDK/templates/README.md`.
 package enum PluginTemplates {
     package enum Language: String, CaseIterable, Sendable {
-        case swift, c
+        case swift, c, rust
     }
 
     /// The files of a new plugin for component `name` (e.g. "share-sheet"), relative to the new project's
-    /// folder. `sdkPath` is the Strada for Linux checkout (the folder with its `Package.swift`, `SDK/` and
-    /// `SDK/web/strada.js`), absolute or relative to the new project's folder.
-    package static func files(name: String, language: Language, sdkPath: String) -> [(path: String, contents: String)] {
+    /// folder, building against `sdk` (absolute paths, or relative to the new project's folder).
+    package static func files(name: String, language: Language, sdk: PluginSDK) -> [(path: String, contents: String)] {
         let names = Names(name)
         let folder = "\(root)/\(language.rawValue)/"
         return EmbeddedFiles.all.compactMap { file in
@@ -31,9 +35,18 @@ package enum PluginTemplates {
             } else {
                 return nil
             }
-            // Names first: the SDK path is the user's and may contain "hello-world".
-            let contents = sdk(sdkPath, in: names.substituted(for: sample, in: file.text))
+            // Names first: the SDK's paths are the user's and may contain "hello-world".
+            let contents = located(sdk, in: names.substituted(for: sample, in: file.text))
             return (names.substituted(for: sample, in: path), contents)
+        }
+    }
+
+    /// What to run in the new project, for the last line `plugin new` prints.
+    package static func nextSteps(_ language: Language) -> String {
+        switch language {
+        case .swift: "swift build && swift test"
+        case .c: "make && make test"
+        case .rust: "cargo build --offline && cargo test --offline"
         }
     }
 
@@ -69,12 +82,15 @@ package enum PluginTemplates {
         }
     }
 
-    /// `text` with the templates' relative paths to the checkout they live in replaced by `sdkPath`.
-    static func sdk(_ sdkPath: String, in text: String) -> String {
-        text.replacingOccurrences(of: #"path: "../../..""#, with: #"path: "\#(swiftLiteral(sdkPath))""#)
-            .replacingOccurrences(of: "STRADA_SDK ?= ../../..", with: "STRADA_SDK ?= \(makeLiteral(sdkPath))")
+    /// The templates' relative paths into the checkout they live in, each one's replacement for `sdk`.
+    static func located(_ sdk: PluginSDK, in text: String) -> String {
+        text.replacingOccurrences(of: #"path: "../../..""#, with: #"path: "\#(swiftLiteral(sdk.swiftPackage))""#)
             .replacingOccurrences(
-                of: #"src="../web/strada.js""#, with: #"src="\#(htmlAttribute("\(sdkPath)/SDK/web/strada.js"))""#)
+                of: "STRADA_INCLUDE ?= ../../CStradaPlugin/include",
+                with: "STRADA_INCLUDE ?= \(makeLiteral(sdk.cHeaders))"
+            )
+            .replacingOccurrences(
+                of: #"src="../web/strada.js""#, with: #"src="\#(htmlAttribute("\(sdk.web)/strada.js"))""#)
     }
 
     static func swiftLiteral(_ text: String) -> String {

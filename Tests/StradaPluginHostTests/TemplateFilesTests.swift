@@ -21,17 +21,22 @@ struct TemplateFilesTests {
     /// The SDK path deliberately contains the sample name: the generator must not rename it.
     @Test(arguments: PluginTemplates.Language.allCases)
     func generatedFilesKeepNoTraceOfTheSampleNameOrTheTemplatePaths(language: PluginTemplates.Language) {
-        let sdk = "/opt/hello-world"
-        let files = PluginTemplates.files(name: "share-sheet", language: language, sdkPath: sdk)
+        let sdk = PluginSDK.installed(prefix: "/opt/hello-world")
+        let files = PluginTemplates.files(name: "share-sheet", language: language, sdk: sdk)
         #expect(files.contains { $0.path == "index.html" })
         for file in files {
-            let text = file.path + "\n" + file.contents.replacingOccurrences(of: sdk, with: "")
-            for trace in ["hello-world", "HelloWorld", "hello_world", "../../..", "../web/strada.js"] {
+            let text = file.path + "\n" + file.contents.replacingOccurrences(of: "/opt/hello-world", with: "")
+            for trace in ["hello-world", "HelloWorld", "hello_world", "../../..", "../web/strada.js", "../../CStrada"] {
                 #expect(!text.contains(trace), "\(file.path) still contains \(trace)")
             }
         }
-        let mentions = files.map(\.contents).joined().components(separatedBy: sdk).count - 1
-        #expect(mentions >= 2, "the SDK path reaches the build file and the page")
+        let all = files.map(\.contents).joined()
+        #expect(all.contains("\(sdk.web)/strada.js"), "the page loads the SDK's strada.js")
+        switch language {
+        case .swift: #expect(all.contains(#"path: "\#(sdk.swiftPackage)""#), "the package depends on the SDK's")
+        case .c: #expect(all.contains("STRADA_INCLUDE ?= \(sdk.cHeaders)"), "the Makefile includes the SDK's headers")
+        case .rust: #expect(!all.contains(sdk.cHeaders) && !all.contains(sdk.swiftPackage), "Rust needs only the page")
+        }
     }
 }
 
