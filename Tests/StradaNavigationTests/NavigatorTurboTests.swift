@@ -128,6 +128,24 @@ import Testing
         #expect(page.shown == ["menu.button"])
     }
 
+    /// A Turbo visit with no response (the server down) loads in full, fails, and shows the error screen;
+    /// Retry, once the server is back, loads the page into that screen; Back pops to the screen below.
+    @Test func retryAfterAVisitWithNoResponseLoadsThePageAndBackPopsToTheScreenBelow() throws {
+        let page = started()
+        page.failing["/down"] = 0
+        page.click("/down")
+        #expect(page.paths == "/posts /down")
+        #expect(page.window.shown == "error 0")
+        let screen = try #require(page.navigator.top)
+        page.failing["/down"] = nil
+        #expect(page.navigator.retry())
+        #expect(page.navigator.top === screen && screen.error == nil)
+        #expect(page.window.shown == "web")
+        #expect(page.navigator.back())
+        #expect(page.paths == "/posts")
+        #expect(page.shown == ["menu.button"])
+    }
+
     @Test func aVisitWithoutAResponseLoadsInFull() {
         let page = started()
         page.failing["/down"] = 0

@@ -26,6 +26,8 @@ afresh. Pages use the web library (SDK/web/strada.js) and the demo's button and 
     GET  /reloading[?slow=1]         turbo-visit-control reload: Turbo cannot render it in place (pageInvalidated);
                                      a right button; with slow=1, an image that takes 3 s (GET /slow-image)
     GET  /flaky                      500 until GET /flaky/fix, then a page with a right button
+    GET  /dropping                   no response at all (the connection closed, as a server going away) until
+                                     GET /dropping/fix, then a page with a right button
     GET  /configurations/linux.json  path-configuration.json (next to this file)
     GET  /strada.js, /demo.js, /components/*.js, /turbo.js (with --turbo FILE)
 """
@@ -45,7 +47,7 @@ DEMO = os.path.join(REPOSITORY, "Examples", "demo")
 PAGES = os.path.join(HERE, "pages")
 HISTORICAL = ("/recede_historical_location", "/resume_historical_location", "/refresh_historical_location")
 TURBO_FILE = None
-state = {"served": 0, "saved": 0, "flash": "", "flaky": True}
+state = {"served": 0, "saved": 0, "flash": "", "flaky": True, "dropping": True}
 lock = threading.Lock()
 
 
@@ -134,6 +136,15 @@ class Handler(fixture_server.Handler):
             with lock:
                 state["flaky"] = False
             return self.send_bytes(200, b"fixed\n", "text/plain; charset=utf-8")
+        if path == "/dropping/fix":
+            with lock:
+                state["dropping"] = False
+            return self.send_bytes(200, b"fixed\n", "text/plain; charset=utf-8")
+        if path == "/dropping":
+            if state["dropping"]:
+                self.close_connection = True  # nothing written: the client sees the connection end
+                return None
+            return self.send_page("dropping", button("dropping", "right", "/page/after-dropping"))
         if path == "/flaky":
             if state["flaky"]:
                 return self.send_page("flaky failing", "<p>Something broke.</p>", status=500)
