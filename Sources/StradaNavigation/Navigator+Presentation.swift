@@ -169,7 +169,9 @@ extension Navigator {
         } else if presentation == .push {
             action = .advance
         } else if shown, top.hasTurbo, top.error == nil, top.native == nil {
-            // The URL shown: refreshed in place, the screen and its controls kept.
+            // The URL shown: refreshed in place, the screen and its controls kept; only its query differs
+            // (`query_string_presentation: replace`): the screen is replaced, as upstream's, in place.
+            if !URLMatching.samePage(location, top.url) { replaceInPlace(url: location) }
             run(start, action: .replace)
             return
         } else if shown {

@@ -99,6 +99,17 @@ package final class Navigator {
         changed(.screenReplaced, screen, action)
     }
 
+    /// The screen shown takes `url` (a visit that differs from it only in its query string, under
+    /// `query_string_presentation: replace`): reported as replaced, as upstream replaces its view controller.
+    /// The screen object, its components and controls stay: Turbo 8 renders such a visit as a page refresh,
+    /// which a morph does without reconnecting the page's controllers (a new screen would get no `connect`).
+    func replaceInPlace(url: String) {
+        guard let top else { return }
+        top.url = url
+        top.action = "replace"
+        changed(.screenReplaced, top, "replace")
+    }
+
     /// Pops every screen above `index`; the screen at `index` comes back as it was.
     func pop(to index: Int, action: String) {
         guard index < stack.count - 1 else { return }

@@ -146,6 +146,33 @@ import Testing
         #expect(page.shown == ["menu.button"])
     }
 
+    /// `query_string_presentation: replace` (upstream's same-location rule): a visit that differs from the
+    /// screen shown only in its query replaces that screen — reported as replaced, never a push, never silent —
+    /// and the same URL again is a refresh in place, with no screen change.
+    @Test func aQueryOnlyChangeUnderQueryStringReplaceReplacesTheScreen() throws {
+        let page = started()
+        page.click("/search")
+        try page.rules.set([("/search", #"{"query_string_presentation": "replace"}"#)])
+        var changes: [String] = []
+        page.navigator.report = { event in
+            switch event {
+            case .screenPushed(let screen): changes.append("pushed \(FakePage.path(screen.url)) \(screen.depth)")
+            case .screenReplaced(let screen): changes.append("replaced \(FakePage.path(screen.url)) \(screen.depth)")
+            case .screenPopped(let screen): changes.append("popped \(FakePage.path(screen.url)) \(screen.depth)")
+            default: break
+            }
+        }
+        page.click("/search?x=1")
+        #expect(changes == ["replaced /search?x=1 2"])
+        #expect(page.paths == "/posts /search?x=1")
+        page.click("/search?x=1")
+        #expect(changes == ["replaced /search?x=1 2"], "the same URL again refreshes in place")
+        page.click("/search?x=2")
+        #expect(changes == ["replaced /search?x=1 2", "replaced /search?x=2 2"])
+        #expect(page.navigator.back())
+        #expect(page.paths == "/posts")
+    }
+
     @Test func aVisitWithoutAResponseLoadsInFull() {
         let page = started()
         page.failing["/down"] = 0
