@@ -3,7 +3,8 @@ import StradaCore
 /// A header-bar button at the start or end, with a title or a freedesktop icon.
 ///
 /// Web → native: `connect {title, image?, side?: "left"|"right"}` (also the events `left` / `right` with
-/// `{title, image?}`), `disconnect`. Native → web: an empty reply to the event that made the button, on press.
+/// `{title, image?}`), `disconnect {side?}` (that side's button; without a side, every button of the page).
+/// Native → web: an empty reply to the event that made the button, on press.
 final class ButtonComponent: BridgeComponent {
     nonisolated override class var name: String { "button" }
 
@@ -13,7 +14,7 @@ final class ButtonComponent: BridgeComponent {
         case .connect: show(message: message, side: nil)
         case .left: show(message: message, side: .left)
         case .right: show(message: message, side: .right)
-        case .disconnect: removeAll()
+        case .disconnect: remove(side: message.data().flatMap { (data: MessageData) in data.side })
         }
     }
 
@@ -40,9 +41,13 @@ final class ButtonComponent: BridgeComponent {
         }
     }
 
-    private func removeAll() {
-        for id in origins.keys { controls?.removeButton(id: id) }
-        origins.removeAll()
+    /// Removes the button of `side` (its web element went: a frame re-rendered, say) and keeps the other,
+    /// so a page with a button on each side never loses the one that stayed; without a side, both.
+    private func remove(side: Side?) {
+        for id in origins.keys where side.map({ id == "button-\($0.rawValue)" }) ?? true {
+            controls?.removeButton(id: id)
+            origins[id] = nil
+        }
     }
 }
 

@@ -85,13 +85,17 @@ extension Navigator {
         guard let top, top.hasTurbo, top.frameVisit != .awaited || !URLMatching.samePage(top.url, location) else {
             return
         }
+        if action == .replace {
+            // The screen shown takes the frame's URL in place: the page around the frame is the same document
+            // with the same components, so nothing outside the frame goes away and comes back (the flash of
+            // hotwire-native-ios #53, links in a replace frame that differ only in a query).
+            replaceInPlace(url: location)
+            top.frameVisit = .awaited
+            return
+        }
         let screen = makeScreen(url: location, after: top)
         screen.frameVisit = .awaited
-        if action == .replace {
-            replaceTop(with: screen, action: "replace")
-        } else {
-            push(screen, action: "advance")
-        }
+        push(screen, action: "advance")
     }
 
     /// The proposal of a frame's visit, after the frame rendered (it only records history): it runs on the

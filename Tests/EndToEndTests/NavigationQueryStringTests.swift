@@ -26,3 +26,33 @@ extension NavigationTests {
         try await app.stop()
     }
 }
+
+// MARK: e. A replace frame whose links differ only in a query
+
+extension NavigationTests {
+    /// hotwire-native-ios #53's page (`/forums`): links inside a `<turbo-frame data-turbo-action="replace">`
+    /// that differ only in `?sort=`. Each one replaces the screen at depth 1 with the sorted URL, the frame's
+    /// control follows its content, and the control outside the frame never goes away and comes back — the
+    /// flash upstream's issue is about.
+    @Test(arguments: Turbo.available)
+    func aReplaceFramesQueryLinksReplaceTheScreenAndTheControlsOutsideStay(turbo: Turbo) async throws {
+        let app = try await App.start(turbo, page: "forums")
+        let outside = "button.button-right=forums right"
+        try await app.expectControls(["button.button-left=sort newest left", outside], since: 0)
+        for sort in ["trending", "unanswered"] {
+            let mark = app.mark
+            try await app.press("button.button-left")
+            let replaced = try await app.next(.screenReplaced, after: mark)
+            #expect(replaced["depth"] == 1 && Self.path(replaced) == "/forums?sort=\(sort)")
+            try await app.expectControls(["button.button-left=sort \(sort) left", outside], since: mark)
+            #expect(
+                app.screenChanges(after: mark).allSatisfy { $0.hasPrefix("screen.replaced main 1 ") },
+                "\(app.screenChanges(after: mark))")
+            let removed = app.host.events.dropFirst(mark).filter {
+                HostProcess.name(of: $0) == .controlRemoved && $0["id"] == "button.button-right"
+            }
+            #expect(removed.isEmpty, "the control outside the frame flashed: \(app.trace(after: mark))")
+        }
+        try await app.stop()
+    }
+}

@@ -244,10 +244,14 @@ import Testing
         #expect(page.window.calls.suffix(2) == [.turbo(.visitProposal(1, .advance)), .turbo(.restored)])
     }
 
-    @Test func aFrameThatReplacesHistoryReplacesTheScreen() {
+    /// In place (hotwire-native-ios #53): the same screen takes the frame's URL, so the page's components
+    /// around the frame and their controls stay.
+    @Test func aFrameThatReplacesHistoryReplacesTheScreenInPlace() throws {
         let page = started(at: "/frames")
+        let screen = try #require(page.navigator.top)
         page.frameNavigation(to: "/frames?page=2", action: .replace)
         #expect(page.paths == "/frames?page=2")
+        #expect(page.navigator.top === screen)
         #expect(page.shown == ["frame.button", "menu.button"])
     }
 

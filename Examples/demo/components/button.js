@@ -20,7 +20,8 @@ class ButtonComponent extends Strada.BridgeComponent {
 
   disconnect() {
     this.observer.disconnect()
-    this.send("disconnect")
+    // Which button went: the other side's stays (a frame re-rendering around one of them, say).
+    this.send("disconnect", { side: this.bridgeElement.bridgeAttribute("side") === "left" ? "left" : "right" })
     super.disconnect()
   }
 

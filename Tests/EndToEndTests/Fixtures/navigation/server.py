@@ -21,6 +21,9 @@ afresh. Pages use the web library (SDK/web/strada.js) and the demo's button and 
     POST /form                       303 → /page/saved
     GET  /frame, /frame/2            a <turbo-frame data-turbo-action="advance">: /frame's link (a right
                                      button) loads /frame/2's frame, whose content has a left button
+    GET  /forums[?sort=S]            hotwire-native-ios #53's page: a right button outside a
+                                     <turbo-frame data-turbo-action="replace">, whose left button links to the
+                                     next sort (newest → trending → unanswered): links that differ only in a query
     GET  /missing                    404 (an HTML page)
     GET  /away                       302 → the same server under another origin (localhost instead of 127.0.0.1)
     GET  /reloading[?slow=1]         turbo-visit-control reload: Turbo cannot render it in place (pageInvalidated);
@@ -106,6 +109,12 @@ class Handler(fixture_server.Handler):
             return self.send_page("modal form", fill(page_file("form.html"), action=action))
         if path == "/form":
             return self.send_page("form", fill(page_file("form.html"), action="/form"))
+        if path == "/forums":
+            sort = query.get("sort", ["newest"])[0]
+            following = {"newest": "trending", "trending": "unanswered"}.get(sort, "newest")
+            body = (button("forums", "right", "/page/topic") + '\n<turbo-frame id="list" data-turbo-action="replace">'
+                    + button("sort " + html.escape(sort), "left", "/forums?sort=" + following) + "</turbo-frame>")
+            return self.send_page("forums " + sort, body)
         if path == "/frame":
             link = '<a href="/frame/2" data-controller="bridge--button" data-bridge-title="frame link">Load</a>'
             return self.send_page("frame", fill(page_file("frame.html"), frame=link))
