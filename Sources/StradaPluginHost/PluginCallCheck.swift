@@ -22,7 +22,13 @@ enum PluginCallCheck {
     /// `reply_to_event`'s data: empty (the message's own data is sent back) or a JSON object.
     static func replyData(_ dataJSON: String, event: String, plugin: String) throws(Refusal) {
         if dataJSON.isEmpty { return }
-        guard case .object? = try? JSON(parsing: dataJSON) else {
+        let data: JSON
+        do {
+            data = try JSON(parsing: dataJSON)
+        } catch {
+            throw Refusal(line: "plugin \(plugin) replied to \(event) with data that is not JSON (\(error))")
+        }
+        guard case .object = data else {
             throw Refusal(line: "plugin \(plugin) replied to \(event) with data that is not a JSON object")
         }
     }
