@@ -138,6 +138,26 @@ struct HotReloadTests {
         #expect(host.events(named: .pluginReloaded).count == 1, "only the complete build reloads")
     }
 
+    /// The case: `rustc -o` straight into the watched folder, which writes its codegen units
+    /// (`*.rcgu.o`) there before it links: the plugin is added once, with no line about anything else.
+    @Test(.enabled(if: ExampleBuild.isOnPath("rustc"), "rustc is not on PATH"))
+    func rustcBuildingIntoTheWatchedFolderAddsThePluginAndNothingElse() async throws {
+        let plugins = try PluginsDirectory.make(plugins: [])
+        let host = try HostProcess(
+            page: Repository.path("Examples/rust-plugin/index.html"), arguments: ["--plugins", plugins, "--watch"])
+        try await host.waitFor(.hostReady)
+        try await ProcessRunner.check("sh", [Repository.path("Examples/rust-plugin/build.sh"), plugins])
+        let added = try await host.waitFor(.pluginAdded, timeout: 60)
+        #expect(added["id"] == "dev.example.counter-rs")
+        try await Task.sleep(for: .seconds(1))
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+        let events = host.events.compactMap { HostProcess.name(of: $0)?.rawValue }
+        #expect(events.filter { $0 == "plugin.added" }.count == 1, "\(events)")
+        #expect(!events.contains { $0 == "plugin.reload-failed" || $0 == "plugin.error" }, "\(events)")
+        #expect(!host.standardError.contains(".o:") && !host.standardError.contains("rcgu"), "\(host.standardError)")
+    }
+
     /// Process ids of the host's spare probe children (`strada-plugin-worker --probe --path-from-stdin`), started
     /// ahead of time.
     static func spareProbes(of host: HostProcess) -> [Int32] {
