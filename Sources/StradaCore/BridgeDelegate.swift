@@ -21,6 +21,8 @@ package final class BridgeDelegate: BridgingDelegate {
     private let explicitLogger: Logger?
     /// Set by ``destroyComponents()``: a destroyed page never replies again.
     @exclusivity(unchecked) private var isDestroyed = false
+    /// The components this page may not use (not granted to its origin) that it has said so for: once each.
+    @exclusivity(unchecked) private var withheldSaid: Set<String> = []
     /// Called once per component, right after it is created (tests).
     package var onComponentInitialized: (@MainActor (any ComponentEndpoint) -> Void)?
 
@@ -133,10 +135,21 @@ package final class BridgeDelegate: BridgingDelegate {
 
     /// The page's adapter said "ready": announce the component names this page may use (a plugin granted to
     /// other origins only is not announced). Creates no component.
+    /// Each component withheld from this page is said once, in one line (not only under `--trace`).
     package func bridgeDidInitialize() {
         let pageURL = bridge?.webView?.currentURL ?? location
-        let names = registrations.filter { $0.refusal(forPage: pageURL) == nil }
+        let names = registrations.filter { registration in
+            guard let refusal = registration.refusal(forPage: pageURL) else { return true }
+            sayWithheld(registration.name, refusal, pageURL: pageURL)
+            return false
+        }
         bridge?.register(components: ComponentRegistration.uniqueNames(names))
+    }
+
+    /// The one line for a component this page may not use, the first time it comes up on this page.
+    private func sayWithheld(_ name: String, _ refusal: String, pageURL: String) {
+        guard withheldSaid.insert(name).inserted else { return }
+        logger.warning("not announced to \(pageURL): \(refusal)")
     }
 
     /// Routes `message` by the rules in docs/protocol.md ("Routing"). `true` when a component handled it.
@@ -180,7 +193,11 @@ package final class BridgeDelegate: BridgingDelegate {
         guard let registration = registrations.first(where: { $0.name == name }) else {
             return "no component named \"\(name)\" is registered"
         }
-        return registration.refusal(forPage: pageURL) ?? "component \"\(name)\" could not be created"
+        guard let refusal = registration.refusal(forPage: pageURL) else {
+            return "component \"\(name)\" could not be created"
+        }
+        sayWithheld(name, refusal, pageURL: pageURL)
+        return refusal
     }
 
     /// The page's component `name`, created on its first message; `nil` when none is registered or the page

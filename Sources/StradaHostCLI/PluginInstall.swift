@@ -23,20 +23,23 @@ struct PluginInstall: ParsableCommand {
 
     func run() throws {
         let installer = options.installer()
-        let lower = source.lowercased()
-        if lower.hasSuffix("." + PluginPackage.fileExtension) || lower.hasPrefix("https://")
-            || lower.hasPrefix("http://")
-        {
-            try installPackage(with: installer)
-            return
-        }
-        for status in try installer.install(source) {
+        if Self.isPackage(source) { return try installPackage(with: installer) }
+        for installed in try installer.install(source) {
+            let status = installed.status
             print(
                 "installed \(status.id ?? "?") \(status.version ?? "?") "
                     + "(\(status.components.joined(separator: ", "))) → \(status.path); "
                     + "may use: \(status.grant()?.summary ?? "-")"
             )
+            for line in installed.replacementLines { print("  " + line) }
         }
+    }
+
+    /// Whether `source` names a package (a `.strada-plugin` file, or any http(s) URL) rather than plugin files.
+    static func isPackage(_ source: String) -> Bool {
+        let lower = source.lowercased()
+        return lower.hasSuffix("." + PluginPackage.fileExtension) || lower.hasPrefix("https://")
+            || lower.hasPrefix("http://")
     }
 
     private func installPackage(with installer: PluginInstaller) throws {
@@ -53,20 +56,22 @@ struct PluginInstall: ParsableCommand {
                 FileHandle.standardOutput.write(Data("Install it? [y/N] ".utf8))
                 return ["y", "yes"].contains(readLine()?.lowercased() ?? "")
             })
-        print("installed \(status.id ?? "?") \(status.version ?? "?") → \(status.path)")
+        let installed = status.status
+        print("installed \(installed.id ?? "?") \(installed.version ?? "?") → \(installed.path)")
     }
 
-    /// The package's bytes, from a file or an http(s) URL.
-    private static func read(_ source: String) throws -> Data {
-        if source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://") {
-            guard let url = URL(string: source), let data = try? Data(contentsOf: url) else {
-                throw PluginPackageError("nothing installed: \(source) could not be downloaded")
+    /// The package's bytes, from a file or an http(s) URL (a failed download says what the server answered).
+    static func read(_ source: String, action: String = "nothing installed") throws -> Data {
+        do throws(PluginPackageError) {
+            if source.lowercased().hasPrefix("http://") || source.lowercased().hasPrefix("https://") {
+                return try PackageDownload.data(from: source)
+            }
+            guard let data = FileManager.default.contents(atPath: source) else {
+                throw PluginPackageError("\(source): no such file")
             }
             return data
+        } catch {
+            throw PluginPackageError("\(action): \(error.description)")
         }
-        guard let data = FileManager.default.contents(atPath: source) else {
-            throw PluginPackageError("nothing installed: \(source): no such file")
-        }
-        return data
     }
 }

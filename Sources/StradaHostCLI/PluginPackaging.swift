@@ -50,6 +50,20 @@ struct PluginPack: ParsableCommand {
             throw ValidationError("cannot write \(target)")
         }
         print("packed \(status.id ?? "?") \(status.version ?? "?") → \(target) (unsigned: `plugin sign` it)")
+        if manifest.capabilities == nil {
+            FileHandle.standardError.write(Data((Self.noCapabilitiesWarning(library: library) + "\n").utf8))
+        }
+    }
+}
+
+extension PluginPack {
+    /// A package whose manifest declares no capabilities lets its plugin use every host API, and `install` and
+    /// `inspect` will say so to its users: said when packing, with the fix.
+    static func noCapabilitiesWarning(library: String) -> String {
+        let manifest = (PluginManifest.path(forPlugin: library) as NSString).lastPathComponent
+        let all = Capability.allCases.map(\.rawValue).joined(separator: ", ")
+        return "warning: the manifest declares no capabilities, so the packed plugin may use every host API: "
+            + "list the ones it uses in \(manifest)'s \"capabilities\" (\(all)) and pack it again"
     }
 }
 

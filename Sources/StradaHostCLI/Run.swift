@@ -29,7 +29,8 @@ struct Run: ParsableCommand {
         help: ArgumentHelp(
             "The app's plugins directory (repeatable; default: the app definition's plugins, else "
                 + "~/.local/share/strada/plugins). The installed host's first-party plugins "
-                + "(/usr/lib/strada/plugins) are searched after it; the earlier folder keeps a component name."))
+                + "(<prefix>/lib/strada/plugins for this <prefix>/bin/strada-host: /usr/lib/strada/plugins for "
+                + "/usr/bin/strada-host) are searched after it; the earlier folder keeps a component name."))
     var pluginDirectories: [String] = []
 
     @Flag(

@@ -7,7 +7,10 @@ import Foundation
 /// without the wait, unless more events for it come in the same turn. A file just created is being written (a
 /// linker deletes its output and writes a new file, which under load takes longer than the settle time): it is
 /// reported once it is closed after writing, or after ``createdLimit`` seconds (a hard link is never written).
-/// Callbacks run on the main queue.
+/// Only plugin builds are reported: a file still there when it is due is reported when it is a complete ELF shared
+/// object (``PluginFileKind``), and ignored, without a word, when it is anything else — a build's object files
+/// (`*.o`, `rustc`'s `*.rcgu.o`), a temporary file, a library still being written (its next write is reported
+/// again). A file gone is always reported (it may have been a plugin). Callbacks run on the main queue.
 @MainActor
 package final class DirectoryWatcher {
     private let fd: Int32
@@ -21,7 +24,8 @@ package final class DirectoryWatcher {
     static let createdLimit = 2.0
     private let onChange: @MainActor (String) -> Void
 
-    /// Starts watching `paths`. `onChange` gets the path of a file that was written, moved in or removed.
+    /// Starts watching `paths`. `onChange` gets the path of a shared library that was written or moved in, or of a
+    /// file that was removed.
     package init(paths: [String], settle: Double = 0.05, onChange: @escaping @MainActor (String) -> Void) throws {
         self.settle = settle
         self.onChange = onChange
@@ -67,12 +71,19 @@ package final class DirectoryWatcher {
         }
     }
 
+    /// Whether a change to `path` is worth reporting: it is gone, or it is a complete shared library.
+    nonisolated static func isReported(_ path: String) -> Bool {
+        guard let kind = PluginFileKind(file: path) else { return access(path, F_OK) != 0 }
+        return kind == .sharedLibrary
+    }
+
     private func schedule(_ path: String, after delay: Double) {
         pending[path]?.cancel()
         let work = DispatchWorkItem { [weak self] in
             MainActor.assumeIsolated {
                 self?.pending[path] = nil
                 self?.writing.remove(path)
+                guard Self.isReported(path) else { return }
                 self?.onChange(path)
             }
         }

@@ -131,9 +131,9 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
     func replyFromPlugin(json: String) -> strada_status {
         let message: Message
         do {
-            message = try Message(wireText: json)
+            message = try PluginCallCheck.reply(json, plugin: pluginID)
         } catch {
-            Strada.config.logger.warning("plugin \(pluginID) sent an invalid reply: \(error)")
+            Strada.config.logger.warning("\(error.line)")
             return STRADA_ERR_INVALID_ARGUMENT
         }
         return send(message)
@@ -143,12 +143,14 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
     func replyFromPlugin(message: Message) -> strada_status { send(message) }
 
     func replyFromPlugin(toEvent event: String, dataJSON: String) -> strada_status {
-        guard let message = cache.message(for: event) else { return STRADA_ERR_NOT_FOUND }
-        if dataJSON.isEmpty { return send(message) }
-        guard case .object? = try? JSON(parsing: dataJSON) else {
-            Strada.config.logger.warning("plugin \(pluginID) replied to \(event) with data that is not a JSON object")
+        do {
+            try PluginCallCheck.replyData(dataJSON, event: event, plugin: pluginID)
+        } catch {
+            Strada.config.logger.warning("\(error.line)")
             return STRADA_ERR_INVALID_ARGUMENT
         }
+        guard let message = cache.message(for: event) else { return STRADA_ERR_NOT_FOUND }
+        if dataJSON.isEmpty { return send(message) }
         return send(message.replacing(jsonData: dataJSON))
     }
 
@@ -177,9 +179,9 @@ class ForeignComponent: ComponentEndpoint, PluginHostCalls {
         guard let controls else { return STRADA_ERR_GONE }
         let spec: ControlSpec
         do {
-            spec = try ControlSpec(id: id, json: JSON(parsing: specJSON))
+            spec = try PluginCallCheck.control(id: id, specJSON: specJSON, plugin: pluginID)
         } catch {
-            Strada.config.logger.warning("plugin \(pluginID) sent an invalid control \(id): \(error)")
+            Strada.config.logger.warning("\(error.line)")
             return STRADA_ERR_INVALID_ARGUMENT
         }
         guard permits(Capability.needed(for: spec), "\(Capability.kind(of: spec)) control \(id)") else {

@@ -71,6 +71,11 @@ struct CapabilityTests {
         #expect(reason.contains("grant it in the app definition's \"grants\""), "\(reason)")
         #expect(host.events(named: .controlAdded).isEmpty)
         #expect(dropped["message"]?["data"]?["announced"] == "button", "user agent: \(dropped)")
+        // Said once for the page, in one line, without --trace: when it was not announced, not again for the drop.
+        let withheld =
+            "not announced to \(server.url)grant-probe.html: component \"form\" of plugin dev.strada.form "
+            + "is not granted to http://127.0.0.1"
+        #expect(host.standardError.components(separatedBy: withheld).count - 1 == 1, "\(host.standardError)")
         // A page of the granted origin gets the component, and its message shows the native button.
         let mark = host.events.count
         try host.send(["command": "navigate", "url": other + "grant-probe.html"])
@@ -85,6 +90,7 @@ struct CapabilityTests {
         #expect(userAgent == "button form", "this origin's user agent names both: \(received)")
         let added = try await host.waitFor(.controlAdded, after: mark)
         #expect(added["control"]?["title"] == "Granted")
+        #expect(!host.standardError.contains("not announced to \(other)"), "the granted origin's page: no line")
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
     }

@@ -70,6 +70,7 @@ struct HotReloadTests {
         #expect(!host.standardError.contains("hot v1: entry again"))
     }
 
+    /// (A file that is not a complete shared library is never taken as a build: see the next test.)
     @Test func aBrokenRebuildLeavesThePreviousBuildServing() async throws {
         let plugins = try PluginsDirectory.make(plugins: [])
         let plugin = (plugins as NSString).appendingPathComponent("libhot.so")
@@ -83,16 +84,78 @@ struct HotReloadTests {
         #expect(failed["error"]?.stringValue?.contains("no strada_plugin_entry_v1 symbol") == true)
         #expect(failed["error"]?.stringValue?.contains("the previous build keeps serving") == true)
 
-        // And a half-written file: garbage bytes.
-        try Data("\u{7F}ELF truncated".utf8).write(to: URL(fileURLWithPath: plugin))
-        try await host.waitFor(.pluginReloadFailed) {
-            $0["error"]?.stringValue?.contains("cannot be loaded") == true
-        }
-
         try host.send(["command": "activate", "control": "hot.go"])
         try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v1" }
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
+    }
+
+    /// What a build leaves beside its library is not a plugin: a real `cc -c` object file (and a copy named as
+    /// `rustc` names its codegen units), temporary files of random bytes, and the new build while it is half
+    /// written are all ignored without a line; once its last byte is written, the build reloads.
+    @Test func onlyCompleteSharedLibrariesAreTakenAsBuilds() async throws {
+        let (host, plugin) = try await Self.watchingV1()
+        let folder = (plugin as NSString).deletingLastPathComponent
+        let mark = host.events.count
+        let logged = host.standardError.count
+        let source = try String(
+            contentsOfFile: Repository.path("Tests/EndToEndTests/Fixtures/hot-plugin.c"), encoding: .utf8)
+        let object = (folder as NSString).appendingPathComponent("hot.o")
+        try CCompiler.object("#define VERSION \"v9\"\n" + CCompiler.fixturePluginSupport + source, at: object)
+        let codegenUnit = (folder as NSString).appendingPathComponent("hot.hot.5d1c8a-cgu.0.rcgu.o")
+        try FileManager.default.copyItem(atPath: object, toPath: codegenUnit)
+        var generator = SystemRandomNumberGenerator()
+        for name in ["tmp9f3k2", "4913", "libhot.so.tmp"] {
+            let noise = Data((0..<4096).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            try noise.write(to: URL(fileURLWithPath: (folder as NSString).appendingPathComponent(name)))
+        }
+        // The new build, written in two halves a second apart (the first closed, as a slow copy may be).
+        let build = try TemporaryDirectory.make("build")
+        let v2 = (build as NSString).appendingPathComponent("libhot.so")
+        try Self.buildHotPlugin(version: "v2", at: v2)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: v2))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: plugin))
+        try await Task.sleep(for: .seconds(1.5))
+        #expect(host.events(named: .pluginReloaded).isEmpty, "a half-written build was loaded")
+        let half = try FileHandle(forWritingTo: URL(fileURLWithPath: plugin))
+        try half.seekToEnd()
+        try half.write(contentsOf: bytes.suffix(from: bytes.count / 2))
+        try half.close()
+        let reloaded = try await host.waitFor(.pluginReloaded, after: mark)
+        #expect(reloaded["generation"] == 2)
+        try await host.waitFor(.controlAdded, after: mark) { $0["control"]?["title"] == "v2" }
+        try host.send(["command": "activate", "control": "hot.go"])
+        try await host.waitFor(.pageTitle) { $0["title"] == "reply 1 v2" }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+        // Not a line about any of them: no failed reload, no added plugin, no error.
+        let events = host.events.dropFirst(mark).compactMap { HostProcess.name(of: $0)?.rawValue }
+        #expect(!events.contains { $0 == "plugin.reload-failed" || $0 == "plugin.added" || $0 == "plugin.error" })
+        let log = String(host.standardError.dropFirst(logged))
+        for name in ["hot.o", "rcgu.o", "tmp9f3k2", "4913", "libhot.so.tmp"] {
+            #expect(!log.contains(name), "a line about \(name): \(log)")
+        }
+        #expect(host.events(named: .pluginReloaded).count == 1, "only the complete build reloads")
+    }
+
+    /// The case: `rustc -o` straight into the watched folder, which writes its codegen units
+    /// (`*.rcgu.o`) there before it links: the plugin is added once, with no line about anything else.
+    @Test(.enabled(if: ExampleBuild.isOnPath("rustc"), "rustc is not on PATH"))
+    func rustcBuildingIntoTheWatchedFolderAddsThePluginAndNothingElse() async throws {
+        let plugins = try PluginsDirectory.make(plugins: [])
+        let host = try HostProcess(
+            page: Repository.path("Examples/rust-plugin/index.html"), arguments: ["--plugins", plugins, "--watch"])
+        try await host.waitFor(.hostReady)
+        try await ProcessRunner.check("sh", [Repository.path("Examples/rust-plugin/build.sh"), plugins])
+        let added = try await host.waitFor(.pluginAdded, timeout: 60)
+        #expect(added["id"] == "dev.example.counter-rs")
+        try await Task.sleep(for: .seconds(1))
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+        let events = host.events.compactMap { HostProcess.name(of: $0)?.rawValue }
+        #expect(events.filter { $0 == "plugin.added" }.count == 1, "\(events)")
+        #expect(!events.contains { $0 == "plugin.reload-failed" || $0 == "plugin.error" }, "\(events)")
+        #expect(!host.standardError.contains(".o:") && !host.standardError.contains("rcgu"), "\(host.standardError)")
     }
 
     /// Process ids of the host's spare probe children (`strada-plugin-worker --probe --path-from-stdin`), started

@@ -102,8 +102,9 @@ struct IsolationTests {
     }
 
     /// The README's `cp` over a plugin, here of a truncated build and then the good one again, in the middle of
-    /// a burst: the worker runs a staged copy, so nothing crashes; the truncated build is refused with a line
-    /// and every message of the burst is answered.
+    /// a burst: the worker runs a staged copy, so nothing crashes; the truncated build, shorter than its ELF
+    /// headers say, is taken for one still being written and ignored (no line), and every message of the burst is
+    /// answered.
     @Test func aTruncatedBuildCopiedOverThePluginDuringABurstLosesNothing() async throws {
         let plugins = try PluginsDirectory.make(plugins: ["libStradaEchoPlugin.so"])
         let plugin = (plugins as NSString).appendingPathComponent("libStradaEchoPlugin.so")
@@ -116,7 +117,8 @@ struct IsolationTests {
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: plugin))
         try handle.truncate(atOffset: 4096)
         try handle.close()
-        try await host.waitFor(.pluginReloadFailed, timeout: 20)
+        try await Task.sleep(for: .seconds(1))
+        #expect(host.events(named: .pluginReloadFailed).isEmpty, "a truncated build was taken for a finished one")
         try good.write(to: URL(fileURLWithPath: plugin + ".new"))
         try await ProcessRunner.check("cp", [plugin + ".new", plugin])
         try await Self.answersWithin1s(host, until: "done 21000")

@@ -170,7 +170,7 @@ struct LazyWorkerTests {
         #expect(Self.workers(of: host, loading: "libhot.so").isEmpty)
         // Renamed into place, as `plugin install` and careful build scripts do.
         let next = (plugins as NSString).appendingPathComponent(".libhot.so.new")
-        try "not a shared library".write(toFile: next, atomically: true, encoding: .utf8)
+        try CCompiler.sharedLibrary("int not_a_plugin(void) { return 0; }\n", at: next)  // no entry point
         #expect(rename(next, hot) == 0)
         let failed = try await host.waitFor(.pluginReloadFailed)
         #expect(failed["error"]?.stringValue?.contains("the previous build is started when first needed") == true)

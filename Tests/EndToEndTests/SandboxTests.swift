@@ -18,6 +18,9 @@ struct SandboxTests {
         var signal: String
         /// What ptrace, unshare, keyctl and ioctl(TIOCSTI) got, by name.
         var calls: [String: String] = [:]
+        /// Whether writing a file in /tmp succeeded, and whether the file was then in the host's /tmp.
+        var tmp = "?"
+        var tmpOnHost = false
     }
 
     /// What the probe reports for a call the seccomp filter denied.
@@ -54,18 +57,22 @@ struct SandboxTests {
         try host.send(["command": "quit"])
         #expect(try await host.waitForExit() == 0)
         server.stop()
+        let written = "/tmp/strada-sandbox-probe-\(port)"
+        let tmpOnHost = FileManager.default.fileExists(atPath: written)
+        try? FileManager.default.removeItem(atPath: written)
         return Outcome(
             read: data["read"]?.stringValue ?? "?", connect: data["connect"]?.stringValue ?? "?",
             signal: data["signal"]?.stringValue ?? "?",
             calls: ["ptrace", "unshare", "keyctl", "tiocsti"].reduce(into: [:]) {
                 $0[$1] = data[$1]?.stringValue ?? "?"
-            })
+            }, tmp: data["tmp"]?.stringValue ?? "?", tmpOnHost: tmpOnHost)
     }
 
     @Test func aPlainWorkerCanDoAllThree() async throws {
         let outcome = try await Self.probe(["--isolate"])
         #expect(
             [outcome.read, outcome.connect, outcome.signal] == ["ok", "ok", "ok"], "the probe works: \(outcome)")
+        #expect(outcome.tmp == "ok" && outcome.tmpOnHost, "its /tmp is the host's: \(outcome)")
     }
 
     /// No filter answers a plain worker: whatever ptrace, unshare, keyctl and TIOCSTI get there, it is not the filter's
@@ -93,6 +100,8 @@ struct SandboxTests {
         #expect(outcome.read.hasPrefix("denied: No such file"), "the home is empty: \(outcome)")
         #expect(outcome.connect.hasPrefix("denied: "), "no network: \(outcome)")
         #expect(outcome.signal.hasPrefix("denied: No such process"), "the host is not visible: \(outcome)")
+        // /tmp is writable, but a private tmpfs: the file is not in the host's /tmp, and goes with the worker.
+        #expect(outcome.tmp == "ok" && !outcome.tmpOnHost, "a throwaway /tmp: \(outcome)")
     }
 
     @Test func grantedNetworkItConnectsAndStillCannotReadTheHome() async throws {

@@ -23,6 +23,17 @@ public enum CCompiler {
         }
     }
 
+    /// Compiles the C `source` into the object file `output` (`cc -std=c11 -c -fPIC`, not linked), as a build
+    /// leaves beside its library. Throws ``ProcessRunner/Failed`` with the compiler's diagnostics when it fails.
+    public static func object(_ source: String, at output: String) throws {
+        let arguments = ["-std=c11", "-c", "-fPIC", "-I", includeDirectory, "-x", "c", "-", "-o", output]
+        let result = try ProcessRunner.runBlocking("cc", arguments, input: source, timeout: 120)
+        guard result.succeeded else {
+            throw ProcessRunner.Failed(
+                command: "cc " + arguments.joined(separator: " "), output: result, reason: "could not build \(output)")
+        }
+    }
+
     /// Compiles `file` without linking (`-c -o /dev/null`) with `compiler` (e.g. `"cc"` or `"c++"`) and
     /// `flags`, against the ABI headers; the output says whether it compiled and what the compiler said.
     public static func check(_ file: String, compiler: String, flags: [String]) throws -> ProcessRunner.Output {

@@ -56,10 +56,12 @@
  *    are recreated and the last message of each event is delivered again;
  *  - the "main thread" is the worker's main thread, which makes every call into the plugin;
  *    run_on_main_thread queues work onto it, and [main-thread] rules apply there unchanged;
- *  - host functions check what they can in the worker (arguments, UTF-8, JSON syntax, the thread, an
- *    instance already destroyed) and return STRADA_OK once the work is sent to the host process; what
+ *  - host functions check in the worker what needs no page (arguments, UTF-8, the thread, an instance
+ *    already destroyed, and the JSON: a reply that is not a bridge message, reply_to_event data that is
+ *    not a JSON object, a control spec that is not valid) and refuse it as in process: the same status,
+ *    the same log line. Otherwise they return STRADA_OK once the work is sent to the host process; what
  *    only the host can tell (a page that has just gone, STRADA_ERR_NOT_FOUND from reply_to_event, a
- *    reply that is not a message, an invalid control spec) is logged by the host instead of returned;
+ *    capability outside the plugin's grant) is logged by the host instead of returned;
  *  - get_extension returns NULL for STRADA_GTK_HANDLES_EXTENSION_V1 (the window is in another process);
  *  - the worker is ended (SIGTERM) when the host exits or replaces it: shutdown and the last
  *    destroy_instance calls may not run, so do not rely on them to save anything.
@@ -243,9 +245,10 @@ typedef struct strada_host_api_v1 {
        data may then be NULL; "{}" is not empty, it replies with {}). Both borrowed. The message being
        delivered counts as received: receive may answer it at once. Spares plugins from parsing ids and
        writing whole messages: the host keeps that cache (one message per event, the newest).
-       Returns STRADA_OK when handed to the web view; STRADA_ERR_NOT_FOUND when no `event` message was
-       received; STRADA_ERR_INVALID_ARGUMENT when `instance` is NULL, event is empty or not UTF-8, or
-       data_json is neither empty nor a JSON object (at most 16 MiB); STRADA_ERR_GONE when the instance was
+       Returns STRADA_OK when handed to the web view; STRADA_ERR_INVALID_ARGUMENT when `instance` is NULL,
+       event is empty or not UTF-8, or data_json is neither empty nor a JSON object (at most 16 MiB; checked
+       first, so also when no such message was received); STRADA_ERR_NOT_FOUND when no `event` message was
+       received; STRADA_ERR_GONE when the instance was
        destroyed or its page is gone; STRADA_ERR_WRONG_THREAD off the main thread. [main-thread] */
     strada_status (*reply_to_event)(const struct strada_host_api_v1 *host, strada_host_instance *instance,
                                     strada_string event, strada_string data_json);

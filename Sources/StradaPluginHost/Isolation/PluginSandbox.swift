@@ -1,14 +1,15 @@
 import Foundation
 
 /// A worker run inside bubblewrap (`bwrap`, which WebKit's own sandbox already needs): the system read-only, an
-/// empty home and `/tmp`, no other process visible (its own PID namespace), no network unless the plugin is
-/// granted `network` (its own network namespace: only its own loopback), and one folder it may write, its data
-/// folder, which is also its `HOME`. It ends with the host (`--die-with-parent`), and runs under a seccomp filter
+/// empty home, `/tmp` and `/run` (private tmpfs: writable, but seen by nothing else and gone with the worker), no
+/// other process visible (its own PID namespace), no network unless the plugin is granted `network` (its own
+/// network namespace: only its own loopback), and one folder whose writes last, its data folder, which is also
+/// its `HOME`. It ends with the host (`--die-with-parent`), and runs under a seccomp filter
 /// (``SeccompFilter``) that denies the system calls a plugin has no business making.
 package struct PluginSandbox: Sendable, Equatable {
     /// Whether the plugin keeps the host's network.
     package var network: Bool
-    /// The one folder the plugin may write (made by the host before the worker starts).
+    /// The one folder whose writes outlive the worker (made by the host before the worker starts).
     package var dataFolder: String
 
     package init(network: Bool, dataFolder: String) {

@@ -44,7 +44,7 @@ package final class PluginWorker {
                 WorkerOutput.write(
                     .hello(
                         id: plugin.id, version: plugin.version, abi: plugin.abi, components: plugin.componentNames))
-                let worker = PluginWorker(plugin: plugin)
+                let worker = PluginWorker(plugin: plugin, logger: logger)
                 worker.watchHost()
                 keepAlive = worker
             }
@@ -71,9 +71,13 @@ package final class PluginWorker {
         if getppid() != host { exit(0) }  // the host ended before the request was made
     }
 
-    init(plugin: LoadedPlugin) {
+    init(plugin: LoadedPlugin, logger: Logger) {
         self.plugin = plugin
+        self.logger = logger
     }
+
+    /// Where the plugin's refused calls are said (the worker's stderr, which is the host's).
+    private let logger: Logger
 
     /// Ends the worker when the host is gone. Its stdin reaching end of file says so only when no other
     /// process holds the pipe's write end, and a child the host started later may have inherited it: seen
@@ -118,7 +122,7 @@ package final class PluginWorker {
         case .ping:
             WorkerOutput.write(.pong)
         case .create(let id, let name):
-            let forwarder = WorkerInstance(id: id)
+            let forwarder = WorkerInstance(id: id, pluginID: plugin.id, logger: logger)
             let handle = HostAPI.register(forwarder)
             guard let instance = descriptor.createInstance(named: name, handle: handle) else {
                 HostAPI.unregister(handle)
@@ -156,14 +160,28 @@ package final class PluginWorker {
 }
 
 /// Forwards one instance's host calls to the host process. Calls are asynchronous across the process
-/// boundary, so they report STRADA_OK once sent; the host applies them in order.
+/// boundary, so they report STRADA_OK once sent; the host applies them in order. What can be checked here is
+/// checked as in the host's process (``PluginCallCheck``): the same `STRADA_ERR_INVALID_ARGUMENT`, the same line.
 @MainActor
 final class WorkerInstance: PluginHostCalls {
     let id: Int
+    /// The plugin's id, for the lines refused calls write.
+    let pluginID: String
+    let logger: Logger
     /// The text of the last message the host sent this instance: a reply that is this text exactly needs no
     /// checking here (the host read it into a message before sending it).
     var lastReceived: String?
-    init(id: Int) { self.id = id }
+    init(id: Int, pluginID: String, logger: Logger) {
+        self.id = id
+        self.pluginID = pluginID
+        self.logger = logger
+    }
+
+    /// `STRADA_ERR_INVALID_ARGUMENT`, with the refusal's line.
+    private func refuse(_ refusal: PluginCallCheck.Refusal) -> strada_status {
+        logger.warning("\(refusal.line)")
+        return STRADA_ERR_INVALID_ARGUMENT
+    }
 
     private func send(_ message: WorkerMessage) -> strada_status {
         WorkerOutput.write(message)
@@ -181,13 +199,22 @@ final class WorkerInstance: PluginHostCalls {
     /// A reply that is not the message received: checked as the host checks a plugin's reply in process (a
     /// bridge message; the host checks it again, as it trusts no worker), then sent as a frame.
     func replyFromPlugin(json: String) -> strada_status {
-        guard (try? Message(wireText: json)) != nil else { return STRADA_ERR_INVALID_ARGUMENT }
+        do {
+            _ = try PluginCallCheck.reply(json, plugin: pluginID)
+        } catch {
+            return refuse(error)
+        }
         WorkerOutput.write(reply: id, json: json)
         return STRADA_OK
     }
 
     func replyFromPlugin(toEvent event: String, dataJSON: String) -> strada_status {
-        send(.replyToEvent(instance: id, event: event, dataJSON: dataJSON))
+        do {
+            try PluginCallCheck.replyData(dataJSON, event: event, plugin: pluginID)
+        } catch {
+            return refuse(error)
+        }
+        return send(.replyToEvent(instance: id, event: event, dataJSON: dataJSON))
     }
 
     func setButton(_ button: HeaderButton) -> strada_status {
@@ -197,7 +224,11 @@ final class WorkerInstance: PluginHostCalls {
     func removeButton(id: String) -> strada_status { send(.removeButton(instance: self.id, id: id)) }
 
     func showControl(id: String, specJSON: String) -> strada_status {
-        guard (try? JSON(parsing: specJSON)) != nil else { return STRADA_ERR_INVALID_ARGUMENT }
+        do {
+            _ = try PluginCallCheck.control(id: id, specJSON: specJSON, plugin: pluginID)
+        } catch {
+            return refuse(error)
+        }
         return send(.show(instance: self.id, id: id, specJSON: specJSON))
     }
 

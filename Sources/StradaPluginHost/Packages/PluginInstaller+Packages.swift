@@ -4,11 +4,12 @@ extension PluginInstaller {
     /// Installs a plugin package: it is verified (the library is the one its manifest records; signed by a
     /// key in `trusted`, or unsigned when signatures are not `required`), its library is validated in a probe
     /// child and must be the plugin its manifest names, then `confirm` is asked with one line saying what it is,
-    /// who signed it and what it may use. Only then are the library, its manifest as packed (what was signed)
+    /// who signed it and what it may use, and what it replaces (``replacements(ofPlugin:fileName:)``), on lines of
+    /// their own after the first. Only then are the library, its manifest as packed (what was signed)
     /// and its signature copied into the folder. On any refusal nothing is copied.
     package func install(
         package: PluginPackage, trusted: TrustedKeys, required: Bool, confirm: (String) -> Bool
-    ) throws(PluginInstallError) -> PluginStatus {
+    ) throws(PluginInstallError) -> InstalledPlugin {
         func refuse(_ reason: String) -> PluginInstallError { PluginInstallError("nothing installed: \(reason)") }
         let publisher: PluginPackage.Publisher
         let manifest: PluginManifest
@@ -40,11 +41,17 @@ extension PluginInstaller {
             case .signed(let name, _): "signed by \(name)"
             case .unsigned: "UNSIGNED"
             }
+        let target = (directory as NSString).appendingPathComponent(package.libraryName)
+        let replaced = replacements(ofPlugin: status.id, fileName: package.libraryName)
+        let replacing = InstalledPlugin(
+            status: PluginStatus(path: target, state: .loaded, version: status.version),
+            replaced: replaced)
         let summary =
             "\(status.id ?? "?") \(status.version ?? "?") (\(status.components.joined(separator: ", "))), \(signer), "
             + "may use: \(status.grant()?.summary ?? "-"), into \(directory)"
-        guard confirm(summary) else { throw refuse("not confirmed") }
-        let target = (directory as NSString).appendingPathComponent(package.libraryName)
+        guard confirm(([summary] + replacing.replacementLines).joined(separator: "\n")) else {
+            throw refuse("not confirmed")
+        }
         do {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -57,11 +64,12 @@ extension PluginInstaller {
             } else {
                 try? FileManager.default.removeItem(atPath: signature)
             }
+            try removeReplaced(replaced, keeping: target)
         } catch {
             throw PluginInstallError("installing \(package.libraryName) into \(directory) failed: \(error)")
         }
         status.path = target
-        return status
+        return InstalledPlugin(status: status, replaced: replaced)
     }
 
     /// Where an installed package's signature is kept: `libfoo.so` → `libfoo.signature.json`.

@@ -18,8 +18,9 @@ package struct PluginInstaller: Sendable {
         self.probe = probe
     }
 
-    /// Installs `source` (a plugin file, or a folder of them). Returns what was installed, at its new path.
-    package func install(_ source: String) throws(PluginInstallError) -> [PluginStatus] {
+    /// Installs `source` (a plugin file, or a folder of them). Returns what was installed, at its new path, and
+    /// what each replaced (``replacements(ofPlugin:fileName:)``: a file of another name with the same id is removed).
+    package func install(_ source: String) throws(PluginInstallError) -> [InstalledPlugin] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
             throw PluginInstallError("\(source): no such file or folder")
@@ -37,10 +38,11 @@ package struct PluginInstaller: Sendable {
         } catch {
             throw PluginInstallError("cannot create the plugins directory \(directory): \(error.localizedDescription)")
         }
-        var installed: [PluginStatus] = []
+        var installed: [InstalledPlugin] = []
         for status in statuses {
             let name = (status.path as NSString).lastPathComponent
             let target = (directory as NSString).appendingPathComponent(name)
+            let replaced = replacements(ofPlugin: status.id, fileName: name)
             do {
                 try Self.atomicCopy(from: status.path, to: target)
                 // What only the author's manifest can say (actions, capabilities, origins) is kept; what the
@@ -52,12 +54,14 @@ package struct PluginInstaller: Sendable {
                 manifest.abi = status.abi
                 manifest.sha256 = try PluginManifest.sha256(ofFile: target)
                 try Self.atomicWrite(manifest.json + "\n", to: PluginManifest.path(forPlugin: target))
+                try? FileManager.default.removeItem(atPath: Self.signaturePath(forPlugin: target))  // not this build's
+                try removeReplaced(replaced, keeping: target)
             } catch {
                 throw PluginInstallError("installing \(name) into \(directory) failed: \(error.localizedDescription)")
             }
             var placed = status
             placed.path = target
-            installed.append(placed)
+            installed.append(InstalledPlugin(status: placed, replaced: replaced))
         }
         return installed
     }

@@ -4,7 +4,8 @@
    with what happened to each: {"read": "ok"|"denied: <why>", "connect": …, "signal": …}. Then three calls the
    sandbox's seccomp filter denies — ptrace (PTRACE_CONT on itself: ESRCH where the call is allowed, as it is not
    traced), unshare(CLONE_NEWUSER), keyctl (the session keyring's id), ioctl(TIOCSTI) on its standard input
-   (ENOTTY where allowed: a pipe) — reported the same way as "ptrace", "unshare", "keyctl" and "tiocsti".
+   (ENOTTY where allowed: a pipe) — reported the same way as "ptrace", "unshare", "keyctl" and "tiocsti". Last, it
+   writes /tmp/strada-sandbox-probe-<port> ("tmp": whether the write succeeded), where the test looks for it.
    Compiled after plugin-support.c. */
 #include <errno.h>
 #include <fcntl.h>
@@ -47,11 +48,17 @@ static void receive(strada_plugin_instance *plugin_instance, strada_string json)
     outcome(keyctl_result, sizeof keyctl_result, syscall(SYS_keyctl, 0, -3, 0) >= 0);
     char typed = 'x';
     outcome(tiocsti_result, sizeof tiocsti_result, ioctl(0, TIOCSTI, &typed) == 0);
+    char tmp_path[64], tmp_result[128];
+    snprintf(tmp_path, sizeof tmp_path, "/tmp/strada-sandbox-probe-%s", port);
+    int tmp = open(tmp_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    outcome(tmp_result, sizeof tmp_result, tmp >= 0 && write(tmp, "x", 1) == 1);
+    if (tmp >= 0) close(tmp);
     char reply[1024];
     snprintf(reply, sizeof reply,
              "{\"read\":\"%s\",\"connect\":\"%s\",\"signal\":\"%s\",\"ptrace\":\"%s\",\"unshare\":\"%s\","
-             "\"keyctl\":\"%s\",\"tiocsti\":\"%s\"}",
-             read_result, connect_result, signal_result, ptrace_result, unshare_result, keyctl_result, tiocsti_result);
+             "\"keyctl\":\"%s\",\"tiocsti\":\"%s\",\"tmp\":\"%s\"}",
+             read_result, connect_result, signal_result, ptrace_result, unshare_result, keyctl_result, tiocsti_result,
+             tmp_result);
     the_host->reply_to_event(the_host, self->host_instance, str("connect"), str(reply));
 }
 
