@@ -32,6 +32,25 @@ let firstPartyPlugins = [
     "Form", "Menu", "OverflowMenu", "Button", "Alert", "Toast", "Page", "Search", "Share", "Theme",
 ]
 
+/// Each first-party plugin is two targets: the component, a library of its own that the unit tests link (every
+/// plugin's entry point has one C name, so two plugins cannot be linked into one binary), and the plugin, its
+/// entry point (`Plugins/<Name>/Export/`). Runtime component plugins, not SwiftPM package plugins.
+let firstPartyPluginTargets: [Target] = firstPartyPlugins.flatMap { name -> [Target] in
+    let component = Target.target(
+        name: "Strada\(name)Component", dependencies: ["StradaCore"], path: "Plugins/\(name)",
+        exclude: ["manifest.json", "Export"],  // the manifest goes beside the library (docs/plugins.md)
+        swiftSettings: strictSwift)
+    let dependencies: [Target.Dependency] = ["StradaPluginSDK", "StradaCore", .target(name: "Strada\(name)Component")]
+    let plugin = Target.target(
+        name: "Strada\(name)Plugin", dependencies: dependencies, path: "Plugins/\(name)/Export",
+        swiftSettings: strictSwift)
+    return [component, plugin]
+}
+
+/// What the first-party components' unit tests link: every component, and the test doubles.
+let pluginTestDependencies: [Target.Dependency] =
+    ["StradaCore", "StradaTesting"] + firstPartyPlugins.map { .target(name: "Strada\($0)Component") }
+
 let package = Package(
     name: "StradaLinux",
     platforms: [.macOS(.v14)],
@@ -142,13 +161,9 @@ let package = Package(
         // StradaPluginHost's few libraries instead of WebKitGTK's ~200. Must never depend on GTK.
         .executableTarget(name: "StradaPluginWorker", dependencies: ["StradaPluginHost"], swiftSettings: strictSwift),
     ]
-        + firstPartyPlugins.map { name in
-            // First-party component plugins (runtime plugins, not SwiftPM package plugins).
-            .target(
-                name: "Strada\(name)Plugin", dependencies: ["StradaPluginSDK", "StradaCore"], path: "Plugins/\(name)",
-                exclude: ["manifest.json"],  // installed beside the library as lib<…>.json (docs/plugins.md)
-                swiftSettings: strictSwift)
-        } + [
+        + firstPartyPluginTargets + [
+            // The first-party components' unit tests: BridgeHarness and recorded controls, as a template's.
+            .testTarget(name: "StradaPluginsTests", dependencies: pluginTestDependencies),
             .target(
                 name: "StradaEchoPlugin",
                 dependencies: ["StradaPluginSDK", "StradaCore"],

@@ -1,14 +1,14 @@
-import StradaCore
+package import StradaCore
 
 /// A modal confirmation dialog (destructive styling on request).
 ///
 /// Web → native: `show {title, description?, destructive?, confirm?, dismiss?}` (also `message` for
 /// `description`, `confirmTitle` / `dismissTitle`). Native → web: an empty reply to `show` when
 /// confirmed; nothing when dismissed.
-final class AlertComponent: BridgeComponent {
-    nonisolated override class var name: String { "alert" }
+package final class AlertComponent: BridgeComponent {
+    package nonisolated override class var name: String { "alert" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .show: handleShow(message: message)

@@ -1,14 +1,14 @@
-import StradaCore
+package import StradaCore
 
 /// A header-bar button at the start or end, with a title or a freedesktop icon.
 ///
 /// Web → native: `connect {title, image?, side?: "left"|"right"}` (also the events `left` / `right` with
 /// `{title, image?}`), `disconnect {side?}` (that side's button; without a side, every button of the page).
 /// Native → web: an empty reply to the event that made the button, on press.
-final class ButtonComponent: BridgeComponent {
-    nonisolated override class var name: String { "button" }
+package final class ButtonComponent: BridgeComponent {
+    package nonisolated override class var name: String { "button" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .connect: show(message: message, side: nil)

@@ -1,13 +1,13 @@
-import StradaCore
+package import StradaCore
 
 /// Puts the form's submit button in the header bar; pressing it asks the page to submit.
 ///
 /// Web → native: `connect {submitTitle}` (also `{title}`), `submitDisabled`/`submitEnabled`
 /// (also `disableSubmit`/`enableSubmit`), `disconnect`. Native → web: `reply(to: "connect")` on press.
-final class FormComponent: BridgeComponent {
-    nonisolated override class var name: String { "form" }
+package final class FormComponent: BridgeComponent {
+    package nonisolated override class var name: String { "form" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .connect: handleConnect(message: message)
@@ -17,7 +17,7 @@ final class FormComponent: BridgeComponent {
         }
     }
 
-    override func onDestroy() {
+    package override func onDestroy() {
         controls?.removeButton(id: Self.submitButtonID)
     }
 

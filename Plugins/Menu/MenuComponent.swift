@@ -1,13 +1,13 @@
-import StradaCore
+package import StradaCore
 
 /// Shows a native popover menu; the chosen item's index goes back to the page.
 ///
 /// Web → native: `display {title, items: [{title, index}], source?: {x, y, width, height}}`.
 /// Native → web: `reply(to: "display", {selectedIndex})`; a dismissed menu sends nothing.
-final class MenuComponent: BridgeComponent {
-    nonisolated override class var name: String { "menu" }
+package final class MenuComponent: BridgeComponent {
+    package nonisolated override class var name: String { "menu" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .display: handleDisplay(message: message)

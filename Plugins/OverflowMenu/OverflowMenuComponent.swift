@@ -1,12 +1,12 @@
-import StradaCore
+package import StradaCore
 
 /// Puts a "more" button in the header bar; pressing it asks the page to open its overflow menu.
 ///
 /// Web → native: `connect {label}`, `disconnect`. Native → web: `reply(to: "connect")` on press.
-final class OverflowMenuComponent: BridgeComponent {
-    nonisolated override class var name: String { "overflow-menu" }
+package final class OverflowMenuComponent: BridgeComponent {
+    package nonisolated override class var name: String { "overflow-menu" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .connect: handleConnect(message: message)

@@ -1,20 +1,20 @@
-import StradaCore
+package import StradaCore
 
 /// The window title and subtitle for the page.
 ///
 /// Web → native: `connect {title, subtitle?}`, `change {title, subtitle?}`. Native → web: replies to
 /// `connect` with the title shown, `{title, subtitle}`, each time it changes.
-final class PageComponent: BridgeComponent {
-    nonisolated override class var name: String { "page" }
+package final class PageComponent: BridgeComponent {
+    package nonisolated override class var name: String { "page" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .connect, .change: handleTitle(message: message)
         }
     }
 
-    override func onDestroy() {
+    package override func onDestroy() {
         controls?.setWindowTitle(nil)
     }
 

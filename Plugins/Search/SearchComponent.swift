@@ -1,13 +1,13 @@
-import StradaCore
+package import StradaCore
 
 /// A native search entry revealed under the header bar; the query goes to the page as it is typed.
 ///
 /// Web → native: `connect {placeholder?}`, `disconnect`. Native → web: repeated replies to `connect`
 /// with `{query}` as the text changes.
-final class SearchComponent: BridgeComponent {
-    nonisolated override class var name: String { "search" }
+package final class SearchComponent: BridgeComponent {
+    package nonisolated override class var name: String { "search" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .connect: handleConnect(message: message)

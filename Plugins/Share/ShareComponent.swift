@@ -1,12 +1,12 @@
-import StradaCore
+package import StradaCore
 
 /// A share button: copies the page's link to the clipboard (with a toast) or opens it in the browser.
 ///
 /// Web → native: `connect {url, title?}`, `disconnect`. No reply.
-final class ShareComponent: BridgeComponent {
-    nonisolated override class var name: String { "share" }
+package final class ShareComponent: BridgeComponent {
+    package nonisolated override class var name: String { "share" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .connect: handleConnect(message: message)

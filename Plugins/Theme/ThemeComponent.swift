@@ -1,13 +1,13 @@
-import StradaCore
+package import StradaCore
 
 /// The application's colour scheme, as the page asks: light, dark, or the desktop's (`null`).
 ///
 /// Web → native: `connect {theme: "light"|"dark"|null}`. No reply. The scheme returns to the desktop's
 /// when the page goes away.
-final class ThemeComponent: BridgeComponent {
-    nonisolated override class var name: String { "theme" }
+package final class ThemeComponent: BridgeComponent {
+    package nonisolated override class var name: String { "theme" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .connect: handleConnect(message: message)

@@ -1,12 +1,12 @@
-import StradaCore
+package import StradaCore
 
 /// A transient message over the page.
 ///
 /// Web → native: `show {message}`. No reply.
-final class ToastComponent: BridgeComponent {
-    nonisolated override class var name: String { "toast" }
+package final class ToastComponent: BridgeComponent {
+    package nonisolated override class var name: String { "toast" }
 
-    override func onReceive(message: Message) {
+    package override func onReceive(message: Message) {
         guard let event = Event(rawValue: message.event) else { return }
         switch event {
         case .show: handleShow(message: message)

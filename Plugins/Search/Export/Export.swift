@@ -1,4 +1,5 @@
 import StradaPluginSDK
+import StradaSearchComponent
 
 @_cdecl("strada_plugin_entry_v1")
 public func stradaPluginEntry(host: UnsafeRawPointer?, plugin: UnsafeMutableRawPointer?) -> Int32 {
