@@ -126,6 +126,7 @@ final class WindowStack {
         let channel = automation, trace = configuration.trace, output = output
         navigator.report = { event in channel?.emit(event) }
         navigator.pathProperties = { [pathConfiguration] url in pathConfiguration.current.properties(for: url) }
+        navigator.errorRoute = { [pathConfiguration] status in pathConfiguration.current.errorRoute(for: status) }
         navigator.nativeScreen = { [weak self] url in self?.nativeScreen?(url) }
         window.bridge.onReady = { [weak navigator] in navigator?.bridgeReady() }
         // Asked once: every message and every reply comes through here.

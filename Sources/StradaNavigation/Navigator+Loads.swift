@@ -1,3 +1,4 @@
+import Foundation
 import StradaCore
 
 /// Full page loads: without Turbo every committed document is a visit; with it, a cold load (a retry, a
@@ -123,7 +124,35 @@ extension Navigator {
         report?(
             .screenError(url: error.url, statusCode: error.statusCode, title: error.title, message: error.message))
         if screen === top { showContent() }
+        routeError(error)
     }
+
+    /// A status the path configuration routes (`settings.error_routes`, e.g. 401 → a sign-in page): the route
+    /// is visited as a link would be, after the error screen is shown — so its rules decide (a modal over the
+    /// error screen, as upstream demos present sign-in), and when the route ends with a refresh (turbo-rails'
+    /// `refresh_or_redirect_to`), the error screen's visit is retried. `{url}` in the route is the failed
+    /// URL, percent-encoded, so the page can send the user back. A route that fails the same way is not
+    /// routed again.
+    private func routeError(_ error: VisitError) {
+        guard let route = errorRoute(error.statusCode),
+            let target = Self.errorRouteTarget(route, failed: error.url),
+            !URLMatching.samePage(Self.withoutQuery(target), Self.withoutQuery(error.url))
+        else { return }
+        logger.info("HTTP \(error.statusCode) for \(error.url): routed to \(target) (settings.error_routes)")
+        Task { @MainActor [weak self] in self?.visit(target, action: .advance) }
+    }
+
+    /// `route` for a failure at `failed`: a path is on the failed URL's origin; `{url}` becomes the failed URL.
+    static func errorRouteTarget(_ route: String, failed: String) -> String? {
+        let encoded = failed.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? failed
+        let filled = route.replacingOccurrences(of: "{url}", with: encoded)
+        guard filled.hasPrefix("/") else { return filled }
+        guard let start = failed.range(of: "://") else { return nil }
+        let origin = failed[..<start.upperBound] + URLParts.host(of: failed)
+        return origin + filled
+    }
+
+    static func withoutQuery(_ url: String) -> String { String(url.prefix { $0 != "?" && $0 != "#" }) }
 
     func clearError(of screen: Screen) {
         guard screen.error != nil else { return }

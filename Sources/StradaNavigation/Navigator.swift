@@ -28,6 +28,9 @@ package final class Navigator {
     package var pathProperties: @MainActor (_ url: String) -> PathProperties = {
         PathConfiguration().properties(for: $0)
     }
+    /// Where a visit that failed with an HTTP status goes besides its error screen (the path configuration's
+    /// `settings.error_routes`; set by the session), or `nil`.
+    package var errorRoute: @MainActor (_ status: Int) -> String? = { _ in nil }
     /// Builds a modal's window and stack for a visit to `url` and shows it (set by the session, which wires
     /// the new window as it wired the main one); `nil` when it cannot.
     package var makeModal: (@MainActor (_ url: String, _ properties: PathProperties) -> Navigator?)?
@@ -305,7 +308,10 @@ package final class Navigator {
     /// without Turbo, a reload, whose new document renews the components at "ready").
     package func refreshInPlace() {
         guard let top else { return }
-        if top.hasTurbo {
+        if top.error != nil {
+            // An error screen (a routed 401 whose sign-in ended with a refresh, say): its visit runs again.
+            retry()
+        } else if top.hasTurbo {
             window.perform(.visit(top.url, .replace))
         } else {
             window.reload()

@@ -13,24 +13,66 @@ package struct VisitError: Sendable, Equatable {
         self.detail = detail
     }
 
+    /// What kind of failure this is, as the user is told: never the server's fault for a status that says the
+    /// request (or the user) is the problem.
+    package enum Kind: Sendable, Equatable {
+        /// No response: no connection, DNS, connection refused, timeout.
+        case unreachable
+        /// The connection was refused as not private: a TLS certificate the engine does not trust.
+        case insecure
+        /// 401: the server wants the user to sign in.
+        case signInRequired
+        /// 403: signed in, or not, this user may not see the page.
+        case forbidden
+        /// 404, 410.
+        case notFound
+        /// Another 4xx: the request was not one the server could use.
+        case clientError
+        /// 5xx: the server failed.
+        case serverError
+    }
+
+    package var kind: Kind {
+        switch statusCode {
+        case 0:
+            let lower = detail.lowercased()
+            return lower.contains("tls") || lower.contains("certificate") ? .insecure : .unreachable
+        case 401: return .signInRequired
+        case 403: return .forbidden
+        case 404, 410: return .notFound
+        case 400..<500: return .clientError
+        default: return .serverError
+        }
+    }
+
     /// The error screen's title: what happened, in the user's words.
     package var title: String {
-        switch statusCode {
-        case 0: "Can't Reach the Server"
-        case 401, 403: "Access Denied"
-        case 404, 410: "Page Not Found"
-        case 400..<500: "The Page Could Not Be Loaded"
-        default: "Server Error"
+        switch kind {
+        case .unreachable: "Can't Reach the Server"
+        case .insecure: "Can't Connect Securely"
+        case .signInRequired: "Sign-In Required"
+        case .forbidden: "Access Denied"
+        case .notFound: "Page Not Found"
+        case .clientError: "The Page Could Not Be Loaded"
+        case .serverError: "Server Error"
         }
     }
 
     /// The error screen's description: what failed, and what to do.
     package var message: String {
         let host = URLParts.host(of: url)
-        switch statusCode {
-        case 0: return "\(host) did not answer (\(detail)). Check the connection, then try again."
-        case 404, 410: return "\(host) has no page at this address (HTTP \(statusCode))."
-        default: return "\(host) answered HTTP \(statusCode). Try again; if it keeps failing, the server has a problem."
+        return switch kind {
+        case .unreachable: "\(host) did not answer (\(detail)). Check the connection, then try again."
+        case .insecure:
+            "\(host) could not prove its identity (\(detail)), so the connection would not be private. The site's "
+                + "certificate needs fixing; trying again will not help until it is."
+        case .signInRequired: "\(host) needs you to sign in to show this page (HTTP 401)."
+        case .forbidden: "Your account may not see this page on \(host) (HTTP 403)."
+        case .notFound: "\(host) has no page at this address (HTTP \(statusCode))."
+        case .clientError:
+            "\(host) could not use this request (HTTP \(statusCode)). Going back and trying again may help."
+        case .serverError:
+            "\(host) answered HTTP \(statusCode). Try again; if it keeps failing, the server has a problem."
         }
     }
 }

@@ -37,3 +37,25 @@ extension NavigationTests {
         try await app.stop()
     }
 }
+
+// MARK: b. A failed visit, routed by its status
+
+extension NavigationTests {
+    /// The fixture's path configuration routes 401 (`settings.error_routes`) to `/page/signin?return_to={url}`,
+    /// a modal by its rule: a link to a page answering 401 shows its error screen ("Sign-In Required") at depth 2,
+    /// and sign-in is presented over it with the failed URL; cancelling the modal leaves the error screen.
+    @Test(arguments: Turbo.available)
+    func a401RoutedBySettingsPresentsSignInOverItsErrorScreen(turbo: Turbo) async throws {
+        let app = try await App.start(turbo, page: "page/start?right=/private&left=/flaky")
+        try await app.expectControls(Self.startControls, since: 0)
+        let mark = app.mark
+        try await app.press("button.button-right")
+        let error = try await app.next(.screenError, after: mark)
+        #expect(error["statusCode"] == 401 && error["title"] == "Sign-In Required")
+        let presented = try await app.next(.modalPresented, after: mark)
+        let failed = NavigationTests.query(app.url("private"))
+        #expect(Self.path(presented) == "/page/signin?return_to=\(failed)", "\(presented)")
+        #expect(app.screenChanges(after: mark).first?.hasPrefix("screen.pushed main 2 ") == true)
+        try await app.stop()
+    }
+}

@@ -229,12 +229,12 @@ struct PathConfigurationTests {
         events = try await steps.propose("/menu?as=push", until: .screenPushed) { $0["depth"] == 6 }
         #expect(Steps.screenEvents(events) == ["pushed 5 /button", "pushed 6 /menu?as=push"])
 
-        // query_string_presentation replace: /posts?page=2 over /posts?… is the same screen, refreshed in place
-        // with the new query.
+        // query_string_presentation replace: /posts?page=2 over /posts replaces that screen, in place (the same
+        // depth, its components kept), as upstream's same-location rule.
         events = try await steps.propose("/posts?page=2", from: "/posts", until: .visitCompleted) {
             $0["url"] == .string(server.url("/posts?page=2"))
         }
-        #expect(Steps.screenEvents(events) == ["pushed 7 /posts"])
+        #expect(Steps.screenEvents(events) == ["pushed 7 /posts", "replaced 7 /posts?page=2"])
 
         // replace_root: the proposal becomes the only screen; Back has nowhere to go.
         events = try await steps.propose("/menu?as=replace_root", until: .screenPushed) { $0["depth"] == 1 }

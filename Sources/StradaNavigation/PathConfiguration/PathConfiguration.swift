@@ -53,7 +53,31 @@ package struct PathConfiguration: Sendable {
         } else if settings["match_query_strings"] != nil {
             throw PathConfigurationError("\"settings.match_query_strings\" must be true or false")
         }
+        try Self.checkErrorRoutes(settings)
         notices = PathConfigurationNotice.notices(settings: settings, rules: rules, commas: commas, in: text)
+    }
+
+    /// Where a visit that failed with HTTP `status` goes instead of only its error screen: `settings.error_routes`
+    /// (`{"401": "/signin?return_to={url}"}`, ours: upstream apps do this in their own code), or `nil`.
+    package func errorRoute(for status: Int) -> String? {
+        settings["error_routes"]?[String(status)]?.stringValue
+    }
+
+    /// `settings.error_routes` maps HTTP error statuses (400–599) to paths or URLs.
+    private static func checkErrorRoutes(_ settings: JSONObject) throws(PathConfigurationError) {
+        guard let routes = settings["error_routes"] else { return }
+        guard case .object(let object) = routes else {
+            throw PathConfigurationError(#""settings.error_routes" must be an object, e.g. {"401": "/signin"}"#)
+        }
+        for (key, value) in object {
+            guard let status = Int(key), (400...599).contains(status) else {
+                throw PathConfigurationError(
+                    "\"settings.error_routes\" has the key \(JSON.string(key).serialized()); use an HTTP error status, 400 to 599")
+            }
+            guard value.stringValue?.isEmpty == false else {
+                throw PathConfigurationError("\"settings.error_routes.\(key)\" must be a path or URL, e.g. \"/signin\"")
+            }
+        }
     }
 
     /// Whether patterns see the query string too (the default, as upstream's).

@@ -66,7 +66,7 @@ extension PathConfigurationNotice {
     ]
 
     /// The settings the host reads.
-    static let usedSettings: Set<String> = ["match_query_strings"]
+    static let usedSettings: Set<String> = ["match_query_strings", "error_routes"]
 
     /// The notices for a document's `settings` and `rules` (as read), and the trailing commas found at
     /// `commas` (byte offsets in `text`). `comment`, the key upstream's documents use to annotate a rule, is

@@ -25,6 +25,7 @@ afresh. Pages use the web library (SDK/web/strada.js) and the demo's button and 
                                      <turbo-frame data-turbo-action="replace">, whose left button links to the
                                      next sort (newest → trending → unanswered): links that differ only in a query
     GET  /missing                    404 (an HTML page)
+    GET  /private                    401 (an HTML page); the path configuration routes 401 to /page/signin, a modal
     GET  /away                       302 → the same server under another origin (localhost instead of 127.0.0.1)
     GET  /reloading[?slow=1]         turbo-visit-control reload: Turbo cannot render it in place (pageInvalidated);
                                      a right button; with slow=1, an image that takes 3 s (GET /slow-image)
@@ -124,6 +125,8 @@ class Handler(fixture_server.Handler):
             return self.send_page("frame 2", fill(page_file("frame.html"), frame=content))
         if path in HISTORICAL:
             return self.send_page(path.strip("/"), "<p>Never shown by a native app.</p>")
+        if path == "/private":
+            return self.send_page("private", "<p>Sign in first.</p>", status=401)
         if path == "/missing":
             return self.send_page("missing", "<p>No such page.</p>", status=404)
         if path == "/away":
