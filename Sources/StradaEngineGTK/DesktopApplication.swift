@@ -20,7 +20,8 @@ package final class DesktopApplication {
         var activate: (@MainActor () -> Void)?
     }
 
-    private let application: UnsafeMutablePointer<GApplication>
+    private let owned: GObjectRef<UnsafeMutablePointer<GApplication>>
+    private var application: UnsafeMutablePointer<GApplication> { owned.pointer }
     private let handlers = Handlers()
 
     /// The primary instance was asked to visit a URL by a later launch.
@@ -36,7 +37,7 @@ package final class DesktopApplication {
 
     /// An application for `id` (reverse-DNS), not registered yet.
     package init(id: String) {
-        application = strada_application_new(
+        let application = strada_application_new(
             id,
             { url, data in
                 guard let url, let data else { return }
@@ -48,7 +49,8 @@ package final class DesktopApplication {
                 guard let data else { return }
                 let handlers = Unmanaged<Handlers>.fromOpaque(data).takeUnretainedValue()
                 MainActor.assumeIsolated { handlers.activate?() }
-            }, Unmanaged.passRetained(handlers).toOpaque())
+            }, Unmanaged.passRetained(handlers).toOpaque())!
+        owned = GObjectRef(adopting: application)  // the new application's reference
     }
 
     /// Registers the id on the session bus.
