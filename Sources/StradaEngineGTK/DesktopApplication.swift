@@ -20,8 +20,10 @@ package final class DesktopApplication {
         var activate: (@MainActor () -> Void)?
     }
 
-    private let owned: GObjectRef<UnsafeMutablePointer<GApplication>>
-    private var application: UnsafeMutablePointer<GApplication> { owned.pointer }
+    /// The application; its reference is the process's, never released: GIO warns when a registered application
+    /// that never ran `g_application_run` is finalized ("did not unregister from D-Bus before destruction"), and
+    /// the app is the process's for its whole life anyway.
+    private let application: UnsafeMutablePointer<GApplication>
     private let handlers = Handlers()
 
     /// The primary instance was asked to visit a URL by a later launch.
@@ -37,7 +39,7 @@ package final class DesktopApplication {
 
     /// An application for `id` (reverse-DNS), not registered yet.
     package init(id: String) {
-        let application = strada_application_new(
+        application = strada_application_new(
             id,
             { url, data in
                 guard let url, let data else { return }
@@ -49,8 +51,7 @@ package final class DesktopApplication {
                 guard let data else { return }
                 let handlers = Unmanaged<Handlers>.fromOpaque(data).takeUnretainedValue()
                 MainActor.assumeIsolated { handlers.activate?() }
-            }, Unmanaged.passRetained(handlers).toOpaque())!
-        owned = GObjectRef(adopting: application)  // the new application's reference
+            }, Unmanaged.passRetained(handlers).toOpaque())
     }
 
     /// Registers the id on the session bus.
