@@ -5,29 +5,16 @@
 
 /* A file chooser the page opened: `request` is referenced (answer it with strada_file_chooser_answer or
    strada_file_chooser_run_native, exactly once); `multiple` from its `multiple` attribute; `accept` a
-   NULL-terminated array (freed by the callee with g_strfreev) of the `accept` attribute's MIME types and
-   `*.ext` patterns, as WebKit's filter holds them. */
+   NULL-terminated array (freed by the callee with g_strfreev) of the `accept` attribute's MIME types, as WebKit
+   passes them on (its extensions, such as `.txt`, are not). */
 typedef void (*strada_file_chooser_callback)(void *request, gboolean multiple, char **accept, void *data);
 typedef struct { strada_file_chooser_callback callback; void *data; } strada_file_chooser_handler;
 
-/* The MIME types and patterns of WebKit's filter for the request (GtkFileFilter's (sa(us)) serialisation:
-   0 a pattern, 1 a MIME type). */
+/* The request's MIME types: the ones WebKit's filter for it holds. (Not read from the filter: its serialisation,
+   gtk_file_filter_to_gvariant, passes the unnamed filter's NULL name to g_variant_new_string, a GLib-CRITICAL.) */
 static char **strada_file_chooser_accept(WebKitFileChooserRequest *request) {
-    GPtrArray *accept = g_ptr_array_new();
-    GtkFileFilter *filter = webkit_file_chooser_request_get_mime_types_filter(request);
-    if (filter) {
-        GVariant *serialised = g_variant_ref_sink(gtk_file_filter_to_gvariant(filter));
-        GVariantIter *rules = NULL;
-        const char *name = NULL;
-        g_variant_get(serialised, "(&sa(us))", &name, &rules);
-        guint32 kind = 0;
-        const char *value = NULL;
-        while (g_variant_iter_next(rules, "(u&s)", &kind, &value)) g_ptr_array_add(accept, g_strdup(value));
-        g_variant_iter_free(rules);
-        g_variant_unref(serialised);
-    }
-    g_ptr_array_add(accept, NULL);
-    return (char **)g_ptr_array_free(accept, FALSE);
+    const char *const *types = webkit_file_chooser_request_get_mime_types(request);
+    return types ? g_strdupv((char **)types) : g_new0(char *, 1);
 }
 
 static gboolean strada_on_run_file_chooser(WebKitWebView *view, WebKitFileChooserRequest *request, gpointer data) {

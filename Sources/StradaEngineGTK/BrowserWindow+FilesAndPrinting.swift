@@ -11,6 +11,7 @@ extension BrowserWindow {
             { request, multiple, accept, data in
                 guard let request, let data else { return }
                 let window = Unmanaged<BrowserWindow>.fromOpaque(data).takeUnretainedValue()
+                // The MIME types WebKit passes on (`webkit_file_chooser_request_get_mime_types`), ours to free.
                 var types: [String] = []
                 if let accept {
                     var index = 0

@@ -89,7 +89,8 @@ private final class PendingScreenshot {
     private let path: String
     private var framesLeft: Int
     private var done: (@MainActor (String?) -> Void)?
-    private var clock: OpaquePointer?
+    /// The window's frame clock while a frame is awaited, owned (the window may go meanwhile).
+    private var clock: GObjectRef<OpaquePointer>?
     private var handler: gulong = 0
     /// Why the last try could not take the picture.
     private var reason = ""
@@ -107,12 +108,12 @@ private final class PendingScreenshot {
         case .failed(let reason): finish(reason)
         case .notYet(let reason):
             self.reason = reason
-            guard framesLeft > 0, let clock = clock ?? gtk_widget_get_frame_clock(window.window) else {
+            guard framesLeft > 0, let clock = clock?.pointer ?? gtk_widget_get_frame_clock(window.window) else {
                 return finish("\(reason) (the window is not being drawn)")
             }
             framesLeft -= 1
             if self.clock == nil {
-                self.clock = clock
+                self.clock = GObjectRef(clock)
                 // Held by the handler (and the deadline) until done.
                 handler = onSignal(UnsafeMutableRawPointer(clock), "after-paint") { [self] in
                     guard done != nil else { return }
@@ -129,7 +130,7 @@ private final class PendingScreenshot {
     private func finish(_ error: String?) {
         guard let done else { return }
         self.done = nil
-        if let clock, handler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(clock), handler) }
+        if let clock, handler != 0 { g_signal_handler_disconnect(UnsafeMutableRawPointer(clock.pointer), handler) }
         handler = 0
         done(error)
     }

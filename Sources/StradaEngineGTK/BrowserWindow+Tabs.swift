@@ -26,11 +26,8 @@ extension BrowserWindow {
     package func installTabs(_ tabs: TabSet) -> TabSwitcher {
         let switcher = TabSwitcher(tabs: tabs.tabs)
         tabSwitcher = switcher
-        let widget = UnsafeMutableRawPointer(content.widget)
-        g_object_ref(widget)
-        controls.installTabs(switcher)
+        controls.installTabs(switcher)  // unparents the content, which ``content`` owns
         switcher.fill(0, with: self)
-        g_object_unref(widget)
         for shortcut in tabs.shortcuts {
             onTrigger(keys: shortcut.keys) { [weak switcher] in switcher?.select(shortcut.index) }
         }

@@ -23,9 +23,11 @@ package final class BrowserWindow: NavigationWindow {
     /// The URL of the document committed last (``currentURL`` already follows a load still in progress).
     package private(set) var committedURL: String?
 
-    let window: UnsafeMutablePointer<GtkWidget>
+    /// The `GtkWindow` (a tab's is its main window's) and the header bar's Back button, owned.
+    private let owned: (window: WidgetRef, backButton: WidgetRef)
+    var window: UnsafeMutablePointer<GtkWidget> { owned.window.pointer }
     let webView: WebView
-    let backButton: UnsafeMutablePointer<GtkWidget>
+    var backButton: UnsafeMutablePointer<GtkWidget> { owned.backButton.pointer }
     /// The main window this is a tab of (``init(tabOf:componentNames:originPolicy:session:userAgentPrefix:logger:)``),
     /// sharing its `GtkWindow`, header bar and controls; `nil` for a window of its own.
     package private(set) weak var tabHost: BrowserWindow?
@@ -87,7 +89,7 @@ package final class BrowserWindow: NavigationWindow {
         self.componentNames = componentNames
         self.logger = logger
         self.userAgentPrefix = userAgentPrefix
-        window = host?.window ?? gtk_window_new()
+        let window = host?.window ?? gtk_window_new()!
         let gtkWindow = strada_gtk_window(window)
         // A tab (`host`) lives in its host's window, already titled and sized.
         if host == nil { gtk_window_set_title(gtkWindow, title) }
@@ -114,11 +116,11 @@ package final class BrowserWindow: NavigationWindow {
         webView.installUserScripts(allowList: originPolicy.userScriptPatterns)
         if let host {
             controls = host.controls
-            backButton = host.backButton
+            owned = (WidgetRef(window), WidgetRef(host.backButton))
         } else {
             controls = WindowControls(window: window, webView: content.widget, title: title)
+            owned = (WidgetRef(window), WidgetRef(gtk_button_new_from_icon_name("go-previous-symbolic")!))
             controls.attachAnchorView(webView)
-            backButton = gtk_button_new_from_icon_name("go-previous-symbolic")
             installWindowChrome(modal: parent != nil)
         }
 

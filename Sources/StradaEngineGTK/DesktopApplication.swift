@@ -20,6 +20,9 @@ package final class DesktopApplication {
         var activate: (@MainActor () -> Void)?
     }
 
+    /// The application; its reference is the process's, never released: GIO warns when a registered application
+    /// that never ran `g_application_run` is finalized ("did not unregister from D-Bus before destruction"), and
+    /// the app is the process's for its whole life anyway.
     private let application: UnsafeMutablePointer<GApplication>
     private let handlers = Handlers()
 

@@ -18,28 +18,32 @@ package final class ScreenContent {
         case native(name: String)
     }
 
-    let widget: UnsafeMutablePointer<GtkWidget>
-    private let errorPage: UnsafeMutablePointer<GtkWidget>
-    private let retryButton: UnsafeMutablePointer<GtkWidget>
-    private var natives: [String: UnsafeMutablePointer<GtkWidget>] = [:]
+    /// The stack, the error screen and its Retry button, owned.
+    private let owned: (stack: WidgetRef, errorPage: WidgetRef, retryButton: WidgetRef)
+    var widget: UnsafeMutablePointer<GtkWidget> { owned.stack.pointer }
+    private var errorPage: UnsafeMutablePointer<GtkWidget> { owned.errorPage.pointer }
+    private var retryButton: UnsafeMutablePointer<GtkWidget> { owned.retryButton.pointer }
+    /// The native screens shown, by name, each owned until ``removeNative(name:)``.
+    private var natives: [String: WidgetRef] = [:]
     /// What is shown now.
     package private(set) var page: Page = .web
     /// The error screen's Retry button was pressed.
     var onRetry: (@MainActor () -> Void)?
 
     init(webView: UnsafeMutablePointer<GtkWidget>) {
-        widget = gtk_stack_new()
+        let widget = gtk_stack_new()!
         // No transition: what is shown changes at once (a screenshot mid-crossfade cannot be rendered).
         gtk_stack_set_transition_type(strada_stack_of(widget), GTK_STACK_TRANSITION_TYPE_NONE)
         gtk_stack_add_named(strada_stack_of(widget), webView, "web")
 
-        errorPage = adw_status_page_new()
-        retryButton = gtk_button_new_with_mnemonic("_Retry")
+        let errorPage = adw_status_page_new()!
+        let retryButton = gtk_button_new_with_mnemonic("_Retry")!
         gtk_widget_set_halign(retryButton, GTK_ALIGN_CENTER)
         gtk_widget_add_css_class(retryButton, "pill")
         gtk_widget_add_css_class(retryButton, "suggested-action")
         adw_status_page_set_child(strada_status_page_of(errorPage), retryButton)
         gtk_stack_add_named(strada_stack_of(widget), errorPage, "error")
+        owned = (WidgetRef(widget), WidgetRef(errorPage), WidgetRef(retryButton))
         onSignal(UnsafeMutableRawPointer(retryButton), "clicked") { [weak self] in self?.onRetry?() }
         gtk_stack_set_visible_child_name(strada_stack_of(widget), "web")
     }
@@ -65,8 +69,7 @@ package final class ScreenContent {
     /// ``removeNative(name:)``.
     func showNative(_ native: UnsafeMutablePointer<GtkWidget>, name: String) {
         if natives[name] == nil {
-            g_object_ref_sink(UnsafeMutableRawPointer(native))
-            natives[name] = native
+            natives[name] = WidgetRef(native)
             gtk_stack_add_named(strada_stack_of(widget), native, name)
         }
         page = .native(name: name)
@@ -77,7 +80,6 @@ package final class ScreenContent {
     func removeNative(name: String) {
         guard let native = natives.removeValue(forKey: name) else { return }
         if page == .native(name: name) { showWeb() }
-        gtk_stack_remove(strada_stack_of(widget), native)
-        g_object_unref(UnsafeMutableRawPointer(native))
+        gtk_stack_remove(strada_stack_of(widget), native.pointer)
     }
 }

@@ -8,30 +8,33 @@ package import StradaNavigation
 /// error and native screens) is put in it the first time the tab is selected (lazy tabs).
 @MainActor
 package final class TabSwitcher {
-    let stack: UnsafeMutablePointer<GtkWidget>
-    let title: UnsafeMutablePointer<GtkWidget>
-    let bar: UnsafeMutablePointer<GtkWidget>
+    /// The view stack, the switcher title (the header bar's title widget) and the switcher bar, owned.
+    private let owned: (stack: WidgetRef, title: WidgetRef, bar: WidgetRef)
+    var stack: UnsafeMutablePointer<GtkWidget> { owned.stack.pointer }
+    var title: UnsafeMutablePointer<GtkWidget> { owned.title.pointer }
+    var bar: UnsafeMutablePointer<GtkWidget> { owned.bar.pointer }
     /// The tabs' titles, in order.
     let titles: [String]
-    private var pages: [UnsafeMutablePointer<GtkWidget>] = []
+    private var pages: [WidgetRef] = []
     private var filled: Set<Int> = []
     /// The user (or ``select(_:)``) switched to tab `index`.
     package var onSelect: (@MainActor (_ index: Int) -> Void)?
 
     init(tabs: [TabDefinition]) {
         titles = tabs.map(\.title)
-        stack = adw_view_stack_new()
+        let stack = adw_view_stack_new()!
         gtk_widget_set_vexpand(stack, 1)
         for (index, tab) in tabs.enumerated() {
             let page = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
             let stackPage = adw_view_stack_add_titled(strada_adw_view_stack(stack), page, Self.name(index), tab.title)
             adw_view_stack_page_set_icon_name(stackPage, tab.icon)
-            pages.append(page)
+            pages.append(WidgetRef(page))
         }
-        title = adw_view_switcher_title_new()
+        let title = adw_view_switcher_title_new()!
         adw_view_switcher_title_set_stack(strada_adw_view_switcher_title(title), strada_adw_view_stack(stack))
-        bar = adw_view_switcher_bar_new()
+        let bar = adw_view_switcher_bar_new()!
         adw_view_switcher_bar_set_stack(strada_adw_view_switcher_bar(bar), strada_adw_view_stack(stack))
+        owned = (WidgetRef(stack), WidgetRef(title), WidgetRef(bar))
         // The bar shows when the title has no room for the switcher (a narrow window), as libadwaita's docs say.
         g_object_bind_property(
             UnsafeMutableRawPointer(title), "title-visible", UnsafeMutableRawPointer(bar), "reveal",
@@ -59,7 +62,7 @@ package final class TabSwitcher {
         guard pages.indices.contains(index), filled.insert(index).inserted else { return }
         let widget = window.content.widget
         gtk_widget_set_vexpand(widget, 1)
-        gtk_box_append(strada_gtk_box(pages[index]), widget)
+        gtk_box_append(strada_gtk_box(pages[index].pointer), widget)
     }
 
     /// Sets the title shown when the switcher has no room (a narrow window), and its subtitle.

@@ -20,8 +20,13 @@ final class WebView: BridgeWebView, AnchorView {
     /// The isolated script world the message handler and relay live in.
     static let world = "strada-linux"
 
-    let widget: UnsafeMutablePointer<GtkWidget>
-    let view: UnsafeMutablePointer<WebKitWebView>
+    /// The web view, owned.
+    private let owned: WidgetRef
+    var widget: UnsafeMutablePointer<GtkWidget> { owned.pointer }
+    /// The same object as ``widget``, as a `WebKitWebView` (no checked cast: it is one).
+    var view: UnsafeMutablePointer<WebKitWebView> {
+        UnsafeMutableRawPointer(widget).assumingMemoryBound(to: WebKitWebView.self)
+    }
     /// Each payload posted to the channel, as JSON text.
     var onMessage: (@MainActor (String) -> Void)?
     /// A payload over ``maxPayloadBytes`` (at least `bytes` long), never made a Swift string; `head` is its start.
@@ -31,20 +36,20 @@ final class WebView: BridgeWebView, AnchorView {
 
     /// The name of the benchmark-only echo channel (see ``installEchoChannel()``).
     static let echoChannel = "stradaEcho"
-    private let contentManager: OpaquePointer
+    /// Its user content manager (scripts, message handlers), owned: the reference its `…_new` returned.
+    private let ownedContentManager: GObjectRef<OpaquePointer>
+    private var contentManager: OpaquePointer { ownedContentManager.pointer }
 
     /// A web view of `session` (its website data and downloads). `controlledByAutomation`: a web view a
     /// WebDriver session can drive (WebKit's automation, see ``BrowserWindow``'s `init`).
     init(session: NetworkSession, userAgentSuffix: String, controlledByAutomation: Bool = false) {
         let contentManager = webkit_user_content_manager_new()!
-        self.contentManager = contentManager
-        if controlledByAutomation {
-            // WebDriver: the web context allows automation; the driver controls this view.
-            widget = strada_web_view_new_for_automation(contentManager, session.webKitSession)
-        } else {
-            widget = strada_web_view_new(contentManager, session.webKitSession)
-        }
-        view = strada_webkit_web_view(widget)
+        ownedContentManager = GObjectRef(adopting: contentManager)
+        // WebDriver: the web context allows automation; the driver controls this view.
+        owned = WidgetRef(
+            controlledByAutomation
+                ? strada_web_view_new_for_automation(contentManager, session.webKitSession)
+                : strada_web_view_new(contentManager, session.webKitSession))
 
         let settings = webkit_web_view_get_settings(view)
         webkit_settings_set_allow_file_access_from_file_urls(settings, 1)

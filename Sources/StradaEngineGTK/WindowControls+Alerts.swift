@@ -17,7 +17,7 @@ extension WindowControls {
         onStringSignal(UnsafeMutableRawPointer(dialog), "response") { [weak self] response in
             self?.closeAlert(id: id, answer: response == "confirm")
         }
-        alerts[alert.id] = AlertEntry(dialog: dialog, alert: alert, onAnswer: onAnswer)
+        alerts[alert.id] = AlertEntry(dialog: WidgetRef(dialog), alert: alert, onAnswer: onAnswer)
         gtk_window_present(strada_gtk_window(dialog))
         observer?(.added(ControlSnapshot(alert)))
     }
@@ -25,7 +25,7 @@ extension WindowControls {
     /// Closes alert `id`; `answer` goes to its handler unless `nil` (page gone: nobody is told).
     func closeAlert(id: String, answer: Bool?) {
         guard let entry = alerts.removeValue(forKey: id) else { return }
-        gtk_window_destroy(strada_gtk_window(entry.dialog))
+        gtk_window_destroy(strada_gtk_window(entry.dialog.pointer))
         observer?(.removed(id: id))
         if let answer { entry.onAnswer?(answer) }
     }

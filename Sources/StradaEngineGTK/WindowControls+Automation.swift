@@ -19,8 +19,8 @@ extension WindowControls {
     package func activate(id: String) throws(ControlActionError) {
         if id == Self.primaryMenuID, primaryMenu != nil { return openPrimaryMenu() }
         guard let entry = buttons[id] else { throw try wrongKindOrMissing(id, expected: "button") }
-        guard entry.button.isEnabled, gtk_widget_is_sensitive(entry.widget) != 0 else { throw .disabled(id) }
-        gtk_widget_activate(entry.widget)
+        guard entry.button.isEnabled, gtk_widget_is_sensitive(entry.widget.pointer) != 0 else { throw .disabled(id) }
+        gtk_widget_activate(entry.widget.pointer)
     }
 
     /// Chooses the item with `index` in menu `id` by activating its action, as clicking its row does.
@@ -28,7 +28,7 @@ extension WindowControls {
         if id == Self.primaryMenuID, primaryMenu != nil { return try choosePrimaryMenuItem(index) }
         guard let entry = menus[id] else { throw try wrongKindOrMissing(id, expected: "menu") }
         guard entry.indices.contains(index) else { throw .noSuchItem(id, index) }
-        g_action_group_activate_action(entry.actions, "choose", g_variant_new_int32(Int32(index)))
+        g_action_group_activate_action(entry.actions.pointer, "choose", g_variant_new_int32(Int32(index)))
     }
 
     /// Dismisses menu or dialog `id` as Escape would (the About and Keyboard Shortcuts windows too); cancels
@@ -36,12 +36,12 @@ extension WindowControls {
     package func dismiss(id: String) throws(ControlActionError) {
         if closeChromeWindow(id: id) || cancelPageRequest(id: id) { return }
         if id == Self.primaryMenuID, let entry = primaryMenu, primaryMenuOpen {
-            gtk_menu_button_popdown(strada_gtk_menu_button(entry.button))
+            gtk_menu_button_popdown(strada_gtk_menu_button(entry.button.pointer))
         } else if let entry = menus[id] {
-            gtk_popover_popdown(strada_gtk_popover(entry.popover))
+            gtk_popover_popdown(strada_gtk_popover(entry.popover.pointer))
             closeMenu(id: id, notify: true)
         } else if let entry = alerts[id] {
-            adw_message_dialog_response(strada_adw_message_dialog(entry.dialog), "dismiss")
+            adw_message_dialog_response(strada_adw_message_dialog(entry.dialog.pointer), "dismiss")
         } else {
             throw try wrongKindOrMissing(id, expected: "menu or dialog")
         }
@@ -50,7 +50,7 @@ extension WindowControls {
     /// Confirms dialog `id` (its "confirm" response).
     package func confirm(id: String) throws(ControlActionError) {
         guard let entry = alerts[id] else { throw try wrongKindOrMissing(id, expected: "dialog") }
-        adw_message_dialog_response(strada_adw_message_dialog(entry.dialog), "confirm")
+        adw_message_dialog_response(strada_adw_message_dialog(entry.dialog.pointer), "confirm")
     }
 
     /// Types `text` into search `id` (replacing its text; "search-changed" follows).

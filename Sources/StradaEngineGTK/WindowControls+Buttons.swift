@@ -5,7 +5,7 @@ import StradaCore
 extension WindowControls {
     func setButton(_ button: HeaderButton, onActivate: @escaping @MainActor () -> Void) {
         if var entry = buttons[button.id], entry.button.placement == button.placement {
-            apply(button, to: entry.widget)
+            apply(button, to: entry.widget.pointer)
             entry.button = button
             entry.onActivate = onActivate
             buttons[button.id] = entry
@@ -21,13 +21,13 @@ extension WindowControls {
         case .start: adw_header_bar_pack_start(strada_adw_header_bar(headerBar), widget)
         case .end: adw_header_bar_pack_end(strada_adw_header_bar(headerBar), widget)
         }
-        buttons[button.id] = ButtonEntry(widget: widget, button: button, onActivate: onActivate)
+        buttons[button.id] = ButtonEntry(widget: WidgetRef(widget), button: button, onActivate: onActivate)
         observer?(.added(ControlSnapshot(button)))
     }
 
     func removeButton(id: String) {
         guard let entry = buttons.removeValue(forKey: id) else { return }
-        adw_header_bar_remove(strada_adw_header_bar(headerBar), entry.widget)
+        adw_header_bar_remove(strada_adw_header_bar(headerBar), entry.widget.pointer)
         observer?(.removed(id: id))
     }
 

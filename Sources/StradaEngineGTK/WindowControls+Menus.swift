@@ -33,7 +33,7 @@ extension WindowControls {
         g_object_unref(UnsafeMutableRawPointer(action))
         gtk_widget_insert_action_group(popover, "strada-menu", OpaquePointer(group))
         if let buttonID = menu.anchorButton, let button = buttons[buttonID] {
-            gtk_widget_set_parent(popover, button.widget)
+            gtk_widget_set_parent(popover, button.widget.pointer)
         } else if let anchor = menu.anchor, let view = anchorView?.widget {
             gtk_widget_set_parent(popover, view)
             var rect = GdkRectangle(
@@ -44,7 +44,8 @@ extension WindowControls {
             gtk_widget_set_parent(popover, tabSwitcher?.title ?? titleWidget)
         }
         menus[menu.id] = MenuEntry(
-            popover: popover, menu: menu, actions: OpaquePointer(group), indices: Set(menu.items.map(\.index)),
+            popover: WidgetRef(popover), menu: menu, actions: GObjectRef(OpaquePointer(group)),
+            indices: Set(menu.items.map(\.index)),
             onChoice: onChoice)
         g_object_unref(UnsafeMutableRawPointer(group))  // the popover holds it
         onSignal(UnsafeMutableRawPointer(popover), "closed") { [weak self] in
@@ -70,8 +71,8 @@ extension WindowControls {
     /// Removes menu `id`; with `notify`, a pending choice handler gets `nil` (dismissed).
     func closeMenu(id: String, notify: Bool) {
         guard let entry = menus.removeValue(forKey: id) else { return }
-        gtk_popover_popdown(strada_gtk_popover(entry.popover))
-        gtk_widget_unparent(entry.popover)
+        gtk_popover_popdown(strada_gtk_popover(entry.popover.pointer))
+        gtk_widget_unparent(entry.popover.pointer)
         observer?(.removed(id: id))
         if notify { entry.onChoice?(nil) }
     }

@@ -40,7 +40,7 @@ extension WindowControls {
         let button = strada_primary_menu_button_new(Self.menuModel(model), window, "app-menu", OpaquePointer(group))!
         g_object_unref(UnsafeMutableRawPointer(model))
         adw_header_bar_pack_end(strada_adw_header_bar(headerBar), button)
-        primaryMenu = PrimaryMenuEntry(button: button, group: OpaquePointer(group), menu: menu)
+        primaryMenu = PrimaryMenuEntry(button: WidgetRef(button), group: GObjectRef(OpaquePointer(group)), menu: menu)
         if let popover = primaryMenuPopover {
             let widget = UnsafeMutableRawPointer(popover)
             onSignal(widget, "show") { [weak self] in self?.primaryMenuShown(true) }
@@ -50,7 +50,7 @@ extension WindowControls {
 
     /// The primary menu's popover (GTK makes it with the menu model).
     var primaryMenuPopover: UnsafeMutablePointer<GtkWidget>? {
-        guard let button = primaryMenu?.button,
+        guard let button = primaryMenu?.button.pointer,
             let popover = gtk_menu_button_get_popover(strada_gtk_menu_button(button))
         else { return nil }
         return UnsafeMutableRawPointer(popover).assumingMemoryBound(to: GtkWidget.self)
@@ -73,7 +73,7 @@ extension WindowControls {
 
     /// Opens the primary menu's popover (as F10 or a click does).
     func openPrimaryMenu() {
-        guard let button = primaryMenu?.button else { return }
+        guard let button = primaryMenu?.button.pointer else { return }
         gtk_menu_button_popup(strada_gtk_menu_button(button))
     }
 
@@ -81,13 +81,15 @@ extension WindowControls {
     func choosePrimaryMenuItem(_ index: Int) throws(ControlActionError) {
         guard let entry = primaryMenu else { throw .noSuchControl(Self.primaryMenuID) }
         guard entry.menu.items.indices.contains(index) else { throw .noSuchItem(Self.primaryMenuID, index) }
-        if primaryMenuOpen { gtk_menu_button_popdown(strada_gtk_menu_button(entry.button)) }
-        g_action_group_activate_action(entry.group, "choose", g_variant_new_int32(Int32(index)))
+        if primaryMenuOpen { gtk_menu_button_popdown(strada_gtk_menu_button(entry.button.pointer)) }
+        g_action_group_activate_action(entry.group.pointer, "choose", g_variant_new_int32(Int32(index)))
     }
 
     /// Shows the About window for `about` (over this window).
     func presentAbout(_ about: AboutInfo) {
-        if let shown = chromeWindows[Self.aboutID] { return gtk_window_present(strada_gtk_window(shown.window)) }
+        if let shown = chromeWindows[Self.aboutID] {
+            return gtk_window_present(strada_gtk_window(shown.window.pointer))
+        }
         let aboutWindow = adw_about_window_new()!
         let dialog = strada_adw_about_window(aboutWindow)
         adw_about_window_set_application_name(dialog, about.name)
@@ -108,7 +110,7 @@ extension WindowControls {
     /// Shows the Keyboard Shortcuts window (over this window).
     func presentShortcuts(developer: Bool) {
         if let shown = chromeWindows[Self.shortcutsID] {
-            return gtk_window_present(strada_gtk_window(shown.window))
+            return gtk_window_present(strada_gtk_window(shown.window.pointer))
         }
         let tabs = tabSwitcher?.titles ?? []
         let xml = WindowShortcuts.builderXML(developer: developer, tabs: tabs)
@@ -121,7 +123,7 @@ extension WindowControls {
     /// Closes the About or Keyboard Shortcuts window `id` (as Escape does); `false` when it is not shown.
     func closeChromeWindow(id: String) -> Bool {
         guard let shown = chromeWindows[id] else { return false }
-        gtk_window_close(strada_gtk_window(shown.window))
+        gtk_window_close(strada_gtk_window(shown.window.pointer))
         return true
     }
 
@@ -130,7 +132,7 @@ extension WindowControls {
         gtk_window_set_transient_for(strada_gtk_window(dialog), strada_gtk_window(window))
         gtk_window_set_modal(strada_gtk_window(dialog), 1)
         let snapshot = ControlSnapshot(id: id, kind: kind, properties: properties)
-        chromeWindows[id] = (dialog, snapshot)
+        chromeWindows[id] = (WidgetRef(dialog), snapshot)
         // Closed (its close button, Escape, `dismiss`): reported, then destroyed here.
         onBoolSignal(UnsafeMutableRawPointer(dialog), "close-request") { [weak self] in
             if self?.chromeWindows.removeValue(forKey: id) != nil { self?.observer?(.removed(id: id)) }

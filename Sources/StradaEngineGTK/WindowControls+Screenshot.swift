@@ -10,20 +10,20 @@ extension WindowControls {
         into snapshot: OpaquePointer?, window: UnsafeMutablePointer<GtkWidget>, width: Double, height: Double
     ) -> Bool {
         var complete = true
-        for entry in menus.values where gtk_widget_get_visible(entry.popover) != 0 {
+        for entry in menus.values where gtk_widget_get_visible(entry.popover.pointer) != 0 {
             // GTK places a popover under the rectangle it points to (or under its parent), centred.
-            guard let parent = gtk_widget_get_parent(entry.popover) else { continue }
+            guard let parent = gtk_widget_get_parent(entry.popover.pointer) else { continue }
             var target = GdkRectangle(
                 x: 0, y: 0, width: gtk_widget_get_width(parent), height: gtk_widget_get_height(parent))
-            _ = gtk_popover_get_pointing_to(strada_gtk_popover(entry.popover), &target)
+            _ = gtk_popover_get_pointing_to(strada_gtk_popover(entry.popover.pointer), &target)
             var origin = graphene_point_t(x: 0, y: 0), inWindow = graphene_point_t(x: 0, y: 0)
             guard gtk_widget_compute_point(parent, window, &origin, &inWindow) != 0 else { continue }
-            let popoverWidth = Double(gtk_widget_get_width(entry.popover))
+            let popoverWidth = Double(gtk_widget_get_width(entry.popover.pointer))
             let x = Double(inWindow.x) + Double(target.x) + Double(target.width) / 2 - popoverWidth / 2
             let y = Double(inWindow.y) + Double(target.y) + Double(target.height)
-            complete = draw(entry.popover, into: snapshot, x: x, y: y) && complete
+            complete = draw(entry.popover.pointer, into: snapshot, x: x, y: y) && complete
         }
-        if primaryMenuOpen, let button = primaryMenu?.button, let popover = primaryMenuPopover,
+        if primaryMenuOpen, let button = primaryMenu?.button.pointer, let popover = primaryMenuPopover,
             gtk_widget_get_visible(popover) != 0
         {
             // Under the button, centred, kept inside the window (GTK slides it in from the edge).
@@ -36,7 +36,7 @@ extension WindowControls {
                 complete = draw(popover, into: snapshot, x: x, y: y) && complete
             }
         }
-        for dialog in alerts.values.map(\.dialog) + chromeWindows.values.map(\.window) {
+        for dialog in alerts.values.map(\.dialog.pointer) + chromeWindows.values.map(\.window.pointer) {
             var dim = graphene_rect_t(
                 origin: graphene_point_t(x: 0, y: 0), size: graphene_size_t(width: Float(width), height: Float(height)))
             var shade = GdkRGBA(red: 0, green: 0, blue: 0, alpha: 0.35)

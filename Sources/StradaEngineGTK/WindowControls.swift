@@ -14,20 +14,20 @@ import StradaCore
 @MainActor
 package final class WindowControls {
     struct ButtonEntry {
-        let widget: UnsafeMutablePointer<GtkWidget>
+        let widget: WidgetRef
         var button: HeaderButton
         var onActivate: @MainActor () -> Void
     }
     struct MenuEntry {
-        let popover: UnsafeMutablePointer<GtkWidget>
+        let popover: WidgetRef
         let menu: ControlMenu
         /// The menu's actions ("choose", an item's index) and the indices it has.
-        let actions: OpaquePointer
+        let actions: GObjectRef<OpaquePointer>
         let indices: Set<Int>
         var onChoice: (@MainActor (Int?) -> Void)?
     }
     struct AlertEntry {
-        let dialog: UnsafeMutablePointer<GtkWidget>
+        let dialog: WidgetRef
         let alert: ControlAlert
         var onAnswer: (@MainActor (Bool) -> Void)?
     }
@@ -36,18 +36,27 @@ package final class WindowControls {
         var onChange: @MainActor (String) -> Void
     }
     struct PrimaryMenuEntry {
-        let button: UnsafeMutablePointer<GtkWidget>
-        let group: OpaquePointer
+        let button: WidgetRef
+        let group: GObjectRef<OpaquePointer>
         let menu: PrimaryMenu
     }
 
-    let window: UnsafeMutablePointer<GtkWidget>
-    let headerBar: UnsafeMutablePointer<GtkWidget>
-    let content: UnsafeMutablePointer<GtkWidget>
-    let titleWidget: UnsafeMutablePointer<GtkWidget>
-    let toastOverlay: UnsafeMutablePointer<GtkWidget>
-    let searchBar: UnsafeMutablePointer<GtkWidget>
-    let searchEntry: UnsafeMutablePointer<GtkWidget>
+    /// The widgets, each owned (``GObjectRef``): the window (shared with its ``BrowserWindow``), the header bar,
+    /// the box under it, the title, the toast overlay and the search bar with its entry.
+    private let owned:
+        (
+            window: WidgetRef, headerBar: WidgetRef, content: WidgetRef, titleWidget: WidgetRef,
+            toastOverlay: WidgetRef, searchBar: WidgetRef, searchEntry: WidgetRef
+        )
+    var window: UnsafeMutablePointer<GtkWidget> { owned.window.pointer }
+    var headerBar: UnsafeMutablePointer<GtkWidget> { owned.headerBar.pointer }
+    var content: UnsafeMutablePointer<GtkWidget> { owned.content.pointer }
+    /// The header bar's title without tabs; with tabs it is out of the header bar (the switcher's title replaces
+    /// it) and ``updateTitle()`` leaves it alone.
+    var titleWidget: UnsafeMutablePointer<GtkWidget> { owned.titleWidget.pointer }
+    var toastOverlay: UnsafeMutablePointer<GtkWidget> { owned.toastOverlay.pointer }
+    var searchBar: UnsafeMutablePointer<GtkWidget> { owned.searchBar.pointer }
+    var searchEntry: UnsafeMutablePointer<GtkWidget> { owned.searchEntry.pointer }
     /// The view switcher of an app with tabs (``installTabs(_:)``); its title widget replaces ``titleWidget``.
     var tabSwitcher: TabSwitcher?
     /// The web view, where a menu with an `anchor` points.
@@ -60,7 +69,7 @@ package final class WindowControls {
     var primaryMenu: PrimaryMenuEntry?
     var primaryMenuOpen = false
     /// The About and Keyboard Shortcuts windows shown now, by control id, with their snapshots.
-    var chromeWindows: [String: (window: UnsafeMutablePointer<GtkWidget>, snapshot: ControlSnapshot)] = [:]
+    var chromeWindows: [String: (window: WidgetRef, snapshot: ControlSnapshot)] = [:]
     /// The web view's context menu while it is shown.
     var contextMenu: ControlSnapshot?
     /// Whether WebKit's inspector is open (developer mode).
@@ -86,29 +95,32 @@ package final class WindowControls {
     /// Builds the header bar, search bar and toast overlay around `webView` inside `window`.
     init(window: UnsafeMutablePointer<GtkWidget>, webView: UnsafeMutablePointer<GtkWidget>, title: String) {
         adw_init()
-        self.window = window
         defaultTitle = title
-        headerBar = adw_header_bar_new()
-        titleWidget = adw_window_title_new(title, nil)
+        let headerBar = adw_header_bar_new()!
+        let titleWidget = adw_window_title_new(title, nil)!
         adw_header_bar_set_title_widget(strada_adw_header_bar(headerBar), titleWidget)
         gtk_window_set_titlebar(strada_gtk_window(window), headerBar)
 
-        searchEntry = gtk_search_entry_new()
+        let searchEntry = gtk_search_entry_new()!
         gtk_search_entry_set_search_delay(strada_gtk_search_entry(searchEntry), 0)
         gtk_widget_set_hexpand(searchEntry, 1)
-        searchBar = gtk_search_bar_new()
+        let searchBar = gtk_search_bar_new()!
         gtk_search_bar_set_child(strada_gtk_search_bar(searchBar), searchEntry)
         gtk_search_bar_connect_entry(strada_gtk_search_bar(searchBar), strada_gtk_editable(searchEntry))
         gtk_widget_set_visible(searchBar, 0)
 
-        toastOverlay = adw_toast_overlay_new()
+        let toastOverlay = adw_toast_overlay_new()!
         adw_toast_overlay_set_child(strada_adw_toast_overlay(toastOverlay), webView)
         gtk_widget_set_vexpand(toastOverlay, 1)
 
-        content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)
+        let content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_box_append(strada_gtk_box(content), searchBar)
         gtk_box_append(strada_gtk_box(content), toastOverlay)
         gtk_window_set_child(strada_gtk_window(window), content)
+        owned = (
+            WidgetRef(window), WidgetRef(headerBar), WidgetRef(content), WidgetRef(titleWidget),
+            WidgetRef(toastOverlay), WidgetRef(searchBar), WidgetRef(searchEntry)
+        )
 
         onSignal(UnsafeMutableRawPointer(searchEntry), "search-changed") { [weak self] in self?.searchChanged() }
     }

@@ -234,4 +234,48 @@ struct TabTests {
             try await app.controls(settleOn: ["button.button-right=two right"]) == ["button.button-right=two right"])
         try await app.stop()
     }
+
+    /// Issue 36: with tabs the header bar's title is the view switcher's, and the `AdwWindowTitle` it replaced is
+    /// freed: every title change set the title of freed memory (Adwaita-CRITICAL, later "invalid cast from
+    /// 'GtkImage'"). The title follows the tabs, a modal over them and Back, and the host prints no critical.
+    @Test func theTitleFollowsTabsAModalAndBackWithNoCritical() async throws {
+        let configuration = try TemporaryDirectory.file(
+            named: "path-configuration.json",
+            contents: #"{"rules": [{"patterns": ["/tab/two/next$"], "properties": {"context": "modal"}}]}"#)
+        let app = try await App.start(turbo: true, extra: #", "path_configuration": ["\#(configuration)"]"#)
+        func title(_ expected: String, after mark: Int) async throws {
+            try await app.host.waitFor(.windowTitle, after: mark) { $0["title"] == .string(expected) }
+        }
+        try await title("one", after: 0)
+
+        var mark = app.mark
+        let one = ["button.button-right=one right"]
+        #expect(try await app.controls(settleOn: one) == one)
+        try app.host.send(["command": "activate", "control": "button.button-right"])
+        try await title("one next", after: mark)
+
+        mark = app.mark
+        _ = try await app.select(1)
+        try await title("two", after: mark)
+        let two = ["button.button-right=two right"]
+        #expect(try await app.controls(settleOn: two) == two)
+
+        mark = app.mark
+        try app.host.send(["command": "activate", "control": "button.button-right"])
+        try await app.host.waitFor(.modalPresented, after: mark)
+        try await title("two next", after: mark)
+        mark = app.mark
+        try app.host.send(["command": "dismiss-modal"])
+        try await app.host.waitFor(.modalDismissed, after: mark)
+
+        mark = app.mark
+        _ = try await app.select(0)
+        try await title("one next", after: mark)
+        mark = app.mark
+        try app.host.send(["command": "back"])
+        try await app.host.waitFor(.screenPopped, after: mark)
+        try await title("one", after: mark)
+        try await app.stop()
+        #expect(GLibCriticals.reported(in: app.host.standardError).isEmpty)
+    }
 }

@@ -2,6 +2,7 @@ public import Foundation
 package import StradaAutomation
 package import StradaCore
 import Synchronization
+import Testing
 
 /// The real `strada-host` binary as a child process, driven through its automation channel
 /// (JSON-line events on stdout, JSON-line commands on stdin).
@@ -24,8 +25,10 @@ public final class HostProcess: Sendable {
     private let output = Pipe()
     private let errors = Pipe()
     private final class Buffer: Sendable {
-        typealias State = (partial: Data, lines: [String], stderr: Data)
-        let state = Mutex<State>((Data(), [], Data()))
+        /// `stderrEnded`: standard error reached its end (every process holding it is gone); `reported`: how many
+        /// lines of it were checked for GLib criticals (``checkStandardError()``).
+        typealias State = (partial: Data, lines: [String], stderr: Data, stderrEnded: Bool, reported: Int)
+        let state = Mutex<State>((Data(), [], Data(), false, 0))
         func withLock<R>(_ body: (inout sending State) -> R) -> R { state.withLock { body(&$0) } }
     }
     private let buffer = Buffer()
@@ -78,7 +81,11 @@ public final class HostProcess: Sendable {
         }
         errors.fileHandleForReading.readabilityHandler = { [buffer] handle in
             let data = handle.availableData
-            buffer.withLock { $0.stderr.append(data) }
+            if data.isEmpty { handle.readabilityHandler = nil }
+            buffer.withLock { state in
+                state.stderr.append(data)
+                if data.isEmpty { state.stderrEnded = true }
+            }
         }
         try process.run()
     }
@@ -288,14 +295,39 @@ public final class HostProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
             throw Timeout(waitingFor: "exit", seen: lines)
         }
+        checkStandardError()
         return process.terminationStatus
+    }
+
+    /// Records an issue in the running test for each line of the host's standard error (its web process's
+    /// included) that ``GLibCriticals`` reports and no earlier check did, quoting the line, once standard error
+    /// has ended (waiting up to 2 s for it). Runs when the host stops (``waitForExit(timeout:)``) and when the
+    /// test lets go of it (which ends it): every host a test starts is checked.
+    private func checkStandardError() {
+        let deadline = Date().addingTimeInterval(2)
+        while !buffer.withLock({ $0.stderrEnded }) && Date() < deadline { usleep(10_000) }
+        let found = buffer.withLock { state -> [String] in
+            let lines = String(decoding: state.stderr, as: UTF8.self).split(whereSeparator: \.isNewline)
+            defer { state.reported = lines.count }
+            return GLibCriticals.reported(in: lines.dropFirst(state.reported).joined(separator: "\n"))
+        }
+        for line in found {
+            Issue.record(
+                """
+                strada-host printed a GLib critical or warning (a bug, often a freed widget: \
+                docs/engine.md#glib-criticals-under-test):
+                \(line)
+                """)
+        }
     }
 
     deinit {
         // SIGKILL: a host started from a test-runner thread may have inherited a blocked SIGTERM. Its
         // descendants first (under `xvfb-run` the host itself is one, with Xvfb), so none outlives the test.
-        guard process.isRunning else { return }
-        for child in descendants(named: "") { kill(child, SIGKILL) }
-        kill(process.processIdentifier, SIGKILL)
+        if process.isRunning {
+            for child in descendants(named: "") { kill(child, SIGKILL) }
+            kill(process.processIdentifier, SIGKILL)
+        }
+        checkStandardError()
     }
 }
