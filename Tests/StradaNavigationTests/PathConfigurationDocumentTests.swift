@@ -90,6 +90,9 @@ import Testing
             "view_controller must be a string"
         ),
         (#"{"settings": {"match_query_strings": "no"}, "rules": []}"#, "match_query_strings\" must be true or false"),
+        (#"{"settings": {"error_routes": "/signin"}, "rules": []}"#, "error_routes\" must be an object"),
+        (#"{"settings": {"error_routes": {"200": "/a"}}, "rules": []}"#, "use an HTTP error status, 400 to 599"),
+        (#"{"settings": {"error_routes": {"401": ""}}, "rules": []}"#, "error_routes.401\" must be a path or URL"),
     ])
     func eachMistakeIsOneLineNamingTheKey(document: String, expected: String) {
         #expect {

@@ -71,8 +71,9 @@ package struct PathConfiguration: Sendable {
         }
         for (key, value) in object {
             guard let status = Int(key), (400...599).contains(status) else {
+                let shown = JSON.string(key).serialized()
                 throw PathConfigurationError(
-                    "\"settings.error_routes\" has the key \(JSON.string(key).serialized()); use an HTTP error status, 400 to 599")
+                    "\"settings.error_routes\" has the key \(shown); use an HTTP error status, 400 to 599")
             }
             guard value.stringValue?.isEmpty == false else {
                 throw PathConfigurationError("\"settings.error_routes.\(key)\" must be a path or URL, e.g. \"/signin\"")
