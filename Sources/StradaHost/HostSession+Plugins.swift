@@ -15,8 +15,9 @@ extension HostSession {
     /// that does not load within ``IsolatedPlugin/helloTimeout`` (its entry point hangs) is one error line, and
     /// the host starts without it. What such a worker says it loaded goes into `registry`'s plugin manifest cache,
     /// as a probe's answer does (``IsolatedPlugin/rememberHello(_:components:)``), so the plugin is declared at the
-    /// next start (lazy from then on). Under `--watch` (`staging`), each worker loads a staged copy of the file,
-    /// never the watched file itself.
+    /// next start (lazy from then on); so does its failure when only a new file can change it
+    /// (``PluginRegistry/rememberFailed(_:)``), so the next start refuses that file at once. Under `--watch`
+    /// (`staging`), each worker loads a staged copy of the file, never the watched file itself.
     static func startWorkers(
         _ paths: [String], declarations: [DeclaredPlugin.Declaration], registry: PluginRegistry, staging: Bool,
         launcher: PluginProcessLauncher, logger: Logger
@@ -27,6 +28,12 @@ extension HostSession {
         var files: [(path: String, file: String?)] = []
         var hashes: [String: String] = [:]  // of the staged copies, by path
         for (path, declaration) in zip(paths, declarations) {
+            // Failed at an earlier start, and unchanged since: refused at once (no worker, no wait).
+            if case .failedBefore(let error) = declaration {
+                logger.error("\(error.description)")
+                report.errors.append(error)
+                continue
+            }
             let file: String?
             switch staging ? registry.stage(path) : nil {
             case .failure(let error)?:
@@ -73,6 +80,8 @@ extension HostSession {
             case .failure(let error):
                 logger.error("\(error.description)")
                 report.errors.append(error)
+                // A hang or crash while loading is remembered, as a probe's is: the next start does not wait again.
+                registry.rememberFailed(error)
             }
         }
         return report

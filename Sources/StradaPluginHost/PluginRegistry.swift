@@ -28,7 +28,7 @@ package final class PluginRegistry {
     private var entries: [String: InProcessPlugin] = [:]
     /// Every plugin, opened or declared, in load order: directories in order, files by name.
     private var ordered: [InProcessPlugin] = []
-    private var cache = PluginManifestCache()
+    private var cache: PluginManifestCache
     let logger: Logger
 
     /// A declared plugin failed to open when first needed (its one error line is logged already).
@@ -43,9 +43,14 @@ package final class PluginRegistry {
     private var stopped = false
 
     /// `staging`: copy each plugin to a private folder before loading it (needed to reload; `run --watch`),
-    /// validating each new build in a probe child started by `launcher`.
-    package init(directories: [String], staging: Bool, launcher: PluginProcessLauncher? = nil, logger: Logger) {
+    /// validating each new build in a probe child started by `launcher`. `cache`: the plugin manifest cache (this
+    /// user's by default).
+    package init(
+        directories: [String], staging: Bool, launcher: PluginProcessLauncher? = nil, logger: Logger,
+        cache: PluginManifestCache = PluginManifestCache()
+    ) {
         self.directories = directories
+        self.cache = cache
         self.launcher = launcher
         self.logger = logger
         if staging {
@@ -89,7 +94,7 @@ package final class PluginRegistry {
         for (path, declaration) in declarations {
             let names: [String]
             switch declaration {
-            case .refused(let error):
+            case .refused(let error), .failedBefore(let error):
                 report.errors.append(error)
                 continue
             case .declared(let plugin):
@@ -154,6 +159,14 @@ package final class PluginRegistry {
     /// what a probe's answer says), so the next start declares it without starting anything.
     package func rememberLoaded(_ status: PluginStatus) {
         cache.remember([status])
+    }
+
+    /// Remembers in the plugin manifest cache that `error`'s file failed to load in a child process (a first
+    /// worker hung, crashed, or found it is no plugin), when only a new file can change that
+    /// (``PluginLoadError/isPropertyOfTheFile``): the next start refuses it at once, without waiting again.
+    package func rememberFailed(_ error: PluginLoadError) {
+        guard error.isPropertyOfTheFile else { return }
+        cache.remember([PluginStatus(error)])
     }
 
     /// Hot reload is on: a probe child is started ahead of time (half a second from now, off the start-up's
@@ -253,10 +266,9 @@ package final class PluginRegistry {
     func crashInProbe(_ file: String) -> PluginLoadError? {
         guard let launcher else { return nil }
         let status = spareProbe?.inspect(file: file) ?? PluginProbe.inspect(file: file, launcher: launcher)
-        guard status.state == .crashed, let error = status.loadError else {
-            cache.remember([status])
-            return nil
-        }
+        // What failed for good is remembered too: the next start refuses the file without probing it again.
+        cache.remember([status])
+        guard status.state == .crashed, let error = status.loadError else { return nil }
         return PluginLoadError(path: file, reason: error.reason, remedy: error.remedy)
     }
 
@@ -282,7 +294,7 @@ package final class PluginRegistry {
 
     /// `dlopen`s `file` (the watched file `source`, or a staged copy of it) as generation `number`.
     func open(_ file: String, source: String, sha256: String?, number: Int) -> Result<Generation, PluginLoadError> {
-        switch PluginLoader(logger: logger).load(file: file) {
+        switch PluginLoader(logger: logger).load(file: file, source: source) {
         case .failure(let error):
             return .failure(PluginLoadError(path: source, reason: error.reason, remedy: error.remedy))
         case .success(let plugin):

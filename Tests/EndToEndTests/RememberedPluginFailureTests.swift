@@ -1,0 +1,127 @@
+import Foundation
+import StradaAutomation
+import StradaCore
+import TestSupport
+import Testing
+
+/// Issue 35, items 2 and 3: a plugin that fails to load costs only the first start (the failure is remembered by
+/// the file's identity, as a success is), and a plugin that crashes the host in process is named in the host's
+/// last line and runs in a worker from the next start, until a new build.
+@Suite(.serialized, .oneAtATime, .temporaryDirectories)
+struct RememberedPluginFailureTests {
+    /// The form plugin and a plugin whose entry point never returns (no manifest: a probe or a first worker must
+    /// run it to learn anything).
+    static func pluginsWithAHangingEntry() throws -> (folder: String, hang: String) {
+        let folder = try IsolationTests.pluginsWithAHangingEntry()
+        return (folder, (folder as NSString).appendingPathComponent("libhang.so"))
+    }
+
+    /// A cache folder of this test's own, so no other run's memory counts.
+    static func cache() throws -> [String: String] {
+        ["XDG_CACHE_HOME": try TemporaryDirectory.make("cache")]
+    }
+
+    /// Gives `file` a new modification time, as a new build would: its identity changes.
+    static func touch(_ file: String) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(1)], ofItemAtPath: file)
+    }
+
+    /// One start of the form demo: its `host.ready` time (ms since `main`, from `host.startup`), the
+    /// `plugin.error` events it reported and what it wrote to stderr, after a clean quit.
+    static func start(
+        _ plugins: String, _ flags: [String], environment: [String: String]
+    ) async throws -> (ready: Double, errors: [JSON], stderr: String) {
+        let host = try HostProcess(
+            page: Repository.path("Examples/form-demo/index.html"), arguments: ["--plugins", plugins] + flags,
+            environment: environment)
+        let ready = try await host.waitFor(.hostReady, timeout: 40)
+        #expect(ready["components"] == ["form"], "\(ready)")
+        let startup = try await host.waitFor(.hostStartup, timeout: 40)
+        let milliseconds = try #require(startup["phases"]?["ready"]?.numberValue)
+        try await host.waitFor(.controlChanged) { $0["control"]?["enabled"] == true }
+        try host.send(["command": "quit"])
+        #expect(try await host.waitForExit() == 0)
+        return (milliseconds, host.events(named: .pluginError), host.standardError)
+    }
+
+    /// The first start waits for the hang (the probe's, or the first worker's, time limit) and says so; the second
+    /// refuses the same file at once with the same line, so its `host.ready` comes as soon as a start without the
+    /// bad plugin's (measured in the same run); a rebuilt file is tried again.
+    @Test(arguments: [[], ["--isolate"]])
+    func aPluginThatHangsWhileLoadingCostsOnlyTheFirstStart(flags: [String]) async throws {
+        let environment = try Self.cache()
+        let clean = try await Self.start(try PluginsDirectory.make(), flags, environment: environment)
+        #expect(clean.errors.isEmpty)
+        let (plugins, hang) = try Self.pluginsWithAHangingEntry()
+
+        let first = try await Self.start(plugins, flags, environment: environment)
+        let hung = try #require(first.errors.first, "no plugin.error: \(first.stderr)")
+        #expect(hung["path"]?.stringValue == hang)
+        #expect(hung["reason"]?.stringValue?.hasPrefix("hung while loading") == true, "\(hung)")
+        #expect(hung["reason"]?.stringValue?.contains("in 5 s") == true, "one limit in both modes: \(hung)")
+
+        let second = try await Self.start(plugins, flags, environment: environment)
+        let remembered = try #require(second.errors.first, "no plugin.error: \(second.stderr)")
+        #expect(remembered["reason"] == hung["reason"], "the same reason: \(remembered)")
+        let message = try #require(remembered["message"]?.stringValue)
+        #expect(message.hasSuffix("(it failed so at an earlier start: not tried again until the file changes)"))
+        #expect(second.stderr.components(separatedBy: message).count == 2, "one line: \(second.stderr)")
+        print(
+            "host.ready \(flags.isEmpty ? "in process" : "isolated"): no bad plugin \(Int(clean.ready)) ms, "
+                + "first start with a hanging plugin \(Int(first.ready)) ms, second \(Int(second.ready)) ms")
+        // The first start waited the limit; the second did not (a generous bound: the clean start's time plus 2 s).
+        #expect(first.ready > 4_500, "the first start waits for the probe's limit: \(first.ready) ms")
+        #expect(second.ready < clean.ready + 2_000, "second \(second.ready) ms, clean \(clean.ready) ms")
+
+        // A new build (a new modification time is enough) is tried again, and hangs again.
+        try Self.touch(hang)
+        let third = try await Self.start(plugins, flags, environment: environment)
+        let again = try #require(third.errors.first, "no plugin.error: \(third.stderr)")
+        #expect(again["reason"] == hung["reason"])
+        #expect(again["message"]?.stringValue?.contains("earlier start") == false, "\(again)")
+        #expect(third.ready > 4_500, "probed again: \(third.ready) ms")
+    }
+
+    /// A crash inside `receive` in the host's process: the host still dies of the signal, its last line names the
+    /// plugin, its file and the call; the next start runs the plugin in a worker (a line says so), where the same
+    /// crash is survivable; a new build runs in process again.
+    @Test func anInProcessCrashIsNamedAndTheNextStartRunsThePluginInAWorker() async throws {
+        let environment = try Self.cache()  // and Swift's backtracer as a user has it
+        let plugins = try FaultyPluginTests.plugins()
+        let faulty = (plugins as NSString).appendingPathComponent("libfaulty.so")
+        let crashing = try HostProcess(
+            page: FaultyPluginTests.page("crash"), arguments: ["--plugins", plugins], environment: environment)
+        try await crashing.waitFor(.controlAdded)
+        #expect(try await crashing.waitForExit(timeout: 20) == SIGSEGV)
+        let last = crashing.standardError.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(
+            last == "plugin dev.test.faulty (\(faulty)) crashed (signal 11) in receive; the host stops — from its "
+                + "next start the plugin runs in a worker process until its file changes",
+            "stderr: \(crashing.standardError)")
+
+        let isolated = try HostProcess(
+            page: FaultyPluginTests.page("crash"), arguments: ["--plugins", plugins], environment: environment)
+        let ready = try await isolated.waitFor(.hostReady)
+        let listed = ready["plugins"]?.arrayValue?.first { $0["id"] == "dev.test.faulty" }
+        #expect(listed?["isolated"] == true, "\(ready)")
+        #expect(
+            isolated.standardError.contains(
+                "plugin \(faulty) crashed the host (in receive) at an earlier start: it runs in a worker process, "
+                    + "where a crash is survivable, until its file changes"), "\(isolated.standardError)")
+        let crashed = try await isolated.waitFor(.pluginCrashed)
+        #expect(crashed["reason"] == "crashed (signal 11)")
+        try await isolated.waitFor(.pluginRestarted)
+        try isolated.send(["command": "quit"])
+        #expect(try await isolated.waitForExit() == 0)
+
+        try Self.touch(faulty)
+        let rebuilt = try HostProcess(
+            page: FaultyPluginTests.page("none"), arguments: ["--plugins", plugins], environment: environment)
+        let readyAgain = try await rebuilt.waitFor(.hostReady)
+        let again = readyAgain["plugins"]?.arrayValue?.first { $0["id"] == "dev.test.faulty" }
+        #expect(again?["isolated"] == false, "\(readyAgain)")
+        #expect(!rebuilt.standardError.contains("crashed the host"))
+        try rebuilt.send(["command": "quit"])
+        #expect(try await rebuilt.waitForExit() == 0)
+    }
+}
