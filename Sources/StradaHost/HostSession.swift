@@ -140,6 +140,7 @@ package final class HostSession {
         StartupTimeline.mark("ready")
         channel?.emit(.hostReady(userAgent: windows.main.userAgent, components: names, plugins: listed))
 
+        registry.onLateProbe = { [weak self] outcome in self?.pluginAnsweredLate(outcome) }
         registry.onOpenFailed = { error in
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
         }

@@ -134,6 +134,12 @@ package enum PluginProbe {
     /// `call`, and hot reload's validation (docs/plugins.md says it).
     package static let timeLimit = 5.0
 
+    /// Seconds a start-up waits for the probes (or first workers) of files it has never seen — well over what a
+    /// plugin that loads takes (60–80 ms each on a loaded 2-core machine) — before it goes on without those that
+    /// have not answered: their answers come in later, each plugin then added (or refused) as a file added while
+    /// the host runs. A file that hangs costs its first start this, not ``timeLimit``, and later starts nothing.
+    package static let startUpGrace = 1.0
+
     /// Inspects `file` in a child process started by `launcher`; gives up after `timeout` seconds. The path is
     /// made absolute first (a bare file name would send `dlopen` to the library search path). What the
     /// child wrote to stderr (the plugin's own log lines) comes back as ``PluginStatus/log``.
