@@ -132,22 +132,23 @@ struct RememberedPluginFailureTests {
     /// A crash inside `receive` in the host's process: the host still dies of the signal, its last line names the
     /// plugin, its file and the call; the next start runs the plugin in a worker (a line says so), where the same
     /// crash is survivable; a new build runs in process again.
-    @Test func anInProcessCrashIsNamedAndTheNextStartRunsThePluginInAWorker() async throws {
+    @Test(arguments: [("crash", SIGSEGV), ("abort", SIGABRT), ("trap", SIGILL)])
+    func anInProcessCrashIsNamedAndTheNextStartRunsThePluginInAWorker(action: String, signal: Int32) async throws {
         let environment = try Self.cache()  // and Swift's backtracer as a user has it
         let plugins = try FaultyPluginTests.plugins()
         let faulty = (plugins as NSString).appendingPathComponent("libfaulty.so")
         let crashing = try HostProcess(
-            page: FaultyPluginTests.page("crash"), arguments: ["--plugins", plugins], environment: environment)
+            page: FaultyPluginTests.page(action), arguments: ["--plugins", plugins], environment: environment)
         try await crashing.waitFor(.controlAdded)
-        #expect(try await crashing.waitForExit(timeout: 20) == SIGSEGV)
+        #expect(try await crashing.waitForExit(timeout: 20) == signal)
         let last = crashing.standardError.split(separator: "\n").last.map(String.init) ?? ""
         #expect(
-            last == "plugin dev.test.faulty (\(faulty)) crashed (signal 11) in receive; the host stops — from its "
-                + "next start the plugin runs in a worker process until its file changes",
+            last == "plugin dev.test.faulty (\(faulty)) crashed (signal \(signal)) in receive; the host stops — from "
+                + "its next start the plugin runs in a worker process until its file changes",
             "stderr: \(crashing.standardError)")
 
         let isolated = try HostProcess(
-            page: FaultyPluginTests.page("crash"), arguments: ["--plugins", plugins], environment: environment)
+            page: FaultyPluginTests.page(action), arguments: ["--plugins", plugins], environment: environment)
         let ready = try await isolated.waitFor(.hostReady)
         let listed = ready["plugins"]?.arrayValue?.first { $0["id"] == "dev.test.faulty" }
         #expect(listed?["isolated"] == true, "\(ready)")
@@ -156,7 +157,7 @@ struct RememberedPluginFailureTests {
                 "plugin \(faulty) crashed the host (in receive) at an earlier start: it runs in a worker process, "
                     + "where a crash is survivable, until its file changes"), "\(isolated.standardError)")
         let crashed = try await isolated.waitFor(.pluginCrashed)
-        #expect(crashed["reason"] == "crashed (signal 11)")
+        #expect(crashed["reason"] == .string("crashed (signal \(signal))"))
         try await isolated.waitFor(.pluginRestarted)
         try isolated.send(["command": "quit"])
         #expect(try await isolated.waitForExit() == 0)

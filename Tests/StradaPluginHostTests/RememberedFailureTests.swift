@@ -1,6 +1,7 @@
 import CStradaCrash
 import Foundation
 import Logging
+import Synchronization
 import TestSupport
 import Testing
 
@@ -147,5 +148,41 @@ struct RememberedFailureTests {
             #expect(current().0 == outer.pointer && current().1 == "receive")
         }
         #expect(current().0 == nil && current().1 == nil)
+    }
+}
+
+/// The probes of files first seen at start-up: what answers within the start-up's wait is taken, the rest is
+/// handed on as it comes (probe children here are shells that answer, one at once and one after 2 s).
+@Suite struct ProbeBatchTests {
+    static let launcher = PluginProcessLauncher(
+        executable: "/bin/sh",
+        probeArguments: { file in
+            let answer = #"{"path":"\#(file)","status":"loaded","id":"dev.example.x","components":["x"]}"#
+            return ["-c", (file.hasSuffix("slow") ? "sleep 2; " : "") + "echo '\(answer)'"]
+        },
+        workerArguments: { _, _ in [] })
+
+    @Test func whatAnswersInTimeIsTakenAndALateAnswerIsHandedOn() async throws {
+        let later = Mutex<[(Int, PluginStatus)]>([])
+        let batch = ProbeBatch(files: ["/plugins/libfast.so", "/plugins/libslow"], launcher: Self.launcher)
+        let started = Date()
+        let answered = batch.answers(within: 1) { index, status in later.withLock { $0.append((index, status)) } }
+        #expect(Date().timeIntervalSince(started) < 1.9, "it waited for the slow one")
+        #expect(answered.keys.sorted() == [0])
+        #expect(answered[0]?.id == "dev.example.x" && answered[0]?.path == "/plugins/libfast.so")
+        #expect(later.withLock { $0.isEmpty })
+        let deadline = Date().addingTimeInterval(10)
+        while later.withLock({ $0.isEmpty }) && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let late = later.withLock { $0 }
+        #expect(late.map(\.0) == [1])
+        #expect(late.first?.1.path == "/plugins/libslow" && late.first?.1.state == .loaded)
+    }
+
+    @Test func whenEveryProbeAnswersTheWaitEndsThen() {
+        let batch = ProbeBatch(files: ["/plugins/liba.so", "/plugins/libb.so"], launcher: Self.launcher)
+        let started = Date()
+        let answered = batch.answers(within: 30) { _, _ in Issue.record("no answer is late") }
+        #expect(answered.count == 2)
+        #expect(Date().timeIntervalSince(started) < 10)
     }
 }
