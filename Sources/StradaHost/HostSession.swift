@@ -65,7 +65,8 @@ package final class HostSession {
         }
         // A plugin that crashed the host in an earlier start (and is unchanged since) runs in a worker; a crash in
         // a plugin call from now on is named in one line and recorded for the next start.
-        let crashes = PluginCrashRecord()
+        var crashes = PluginCrashRecord()
+        crashes.forgetChangedFiles()
         PluginCrashRecord.installHandler(file: crashes.file)
         if !configuration.isolate && !configuration.sandbox {
             let crashed = crashes.crashed(inFolders: configuration.pluginDirectories)

@@ -30,6 +30,22 @@ package struct PluginCrashRecord: Sendable {
         }
     }
 
+    /// Drops the lines of files that changed or are gone since they crashed (no start can match them again), so
+    /// a record that names no current file is empty and costs a start-up nothing; rewrites the file (a new one
+    /// renamed into place) only when a line went.
+    package mutating func forgetChangedFiles() {
+        let kept = calls.filter { key, _ in
+            let path = key.firstIndex(of: "\t").map { String(key[key.index(after: $0)...]) } ?? ""
+            return PluginManifestCache.Identity(path)?.key == key
+        }
+        guard kept.count < calls.count else { return }
+        calls = kept
+        let temporary = file + ".\(getpid())"
+        let text = kept.sorted { $0.key < $1.key }.map { "\($0.key)\t\($0.value)\n" }.joined()
+        guard (try? text.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }
+        if rename(temporary, file) != 0 { unlink(temporary) }
+    }
+
     /// The call the file at `path` crashed the host in, if it did and is unchanged since; `nil` otherwise.
     package func crash(of path: String) -> String? {
         guard !calls.isEmpty, let identity = PluginManifestCache.Identity(path) else { return nil }

@@ -123,6 +123,17 @@ struct RememberedFailureTests {
         try "build 2, longer".write(toFile: plugin, atomically: false, encoding: .utf8)
         #expect(PluginCrashRecord(file: record).crash(of: plugin) == nil)
         #expect(PluginCrashRecord(file: record).crashed(inFolders: [folder]).isEmpty)
+
+        // A start forgets the lines no file matches any more; one that still matches stays.
+        let other = (folder as NSString).appendingPathComponent("libother.so")
+        try "other".write(toFile: other, atomically: false, encoding: .utf8)
+        let otherPrefix = String(cString: CrashSlotPlugin(name: "plugin x", source: other).pointer.pointee.record)
+        try (prefix + "receive\n" + otherPrefix + "lifecycle\n").write(
+            toFile: record, atomically: false, encoding: .utf8)
+        var pruned = PluginCrashRecord(file: record)
+        pruned.forgetChangedFiles()
+        #expect(pruned.crash(of: other) == "lifecycle")
+        #expect(try String(contentsOfFile: record, encoding: .utf8) == otherPrefix + "lifecycle\n")
     }
 
     @Test func aPluginThatCrashedTheHostRunsInAWorkerWhateverTheAppSaid() {
