@@ -88,6 +88,24 @@ struct RememberedPluginFailureTests {
         #expect(third.ready > 900, "probed again: \(third.ready) ms")
     }
 
+    /// `plugin inspect` and `install` give a hanging plugin the same 5 s as `run` (they gave it 10 s), in one line.
+    @Test func inspectAndInstallGiveAHangingPluginTheSameTimeLimit() throws {
+        let (_, hang) = try Self.pluginsWithAHangingEntry()
+        let line = "plugin \(hang): hung while loading (no answer in 5 s) — fix the plugin or remove it"
+        var started = Date()
+        let inspect = try ProcessRunner.runBlocking(BuiltProducts.path("strada-host"), ["plugin", "inspect", hang])
+        let inspectSeconds = Date().timeIntervalSince(started)
+        #expect(inspect.status == 1 && inspect.stdout == line + "\n", "\(inspect.stdout)\(inspect.stderr)")
+        started = Date()
+        let target = try TemporaryDirectory.make("installed")
+        let install = try ProcessRunner.runBlocking(
+            BuiltProducts.path("strada-host"), ["plugin", "install", hang, "--plugins", target])
+        let installSeconds = Date().timeIntervalSince(started)
+        #expect(install.status == 1 && install.stderr.contains(line), "\(install.stdout)\(install.stderr)")
+        print("a hanging plugin: plugin inspect \(inspectSeconds) s, plugin install \(installSeconds) s")
+        #expect(inspectSeconds < 9 && installSeconds < 9, "inspect \(inspectSeconds) s, install \(installSeconds) s")
+    }
+
     /// The hot plugin, with an entry point that takes 2 s: longer than the start-up grace, shorter than the limit.
     static func buildSlowPlugin(at path: String) throws {
         let source = try String(
