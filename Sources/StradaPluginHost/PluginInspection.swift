@@ -135,8 +135,8 @@ package enum PluginProbe {
     package static let timeLimit = 5.0
 
     /// Seconds a start-up waits for the probes (or first workers) of files it has never seen — well over what a
-    /// plugin that loads takes (60–80 ms each on a loaded 2-core machine) — before it goes on without those that
-    /// have not answered: their answers come in later, each plugin then added (or refused) as a file added while
+    /// plugin that loads takes (figures in docs/plugins.md) — before it goes on without those that have not
+    /// answered: their answers come in later, each plugin then added (or refused) as a file added while
     /// the host runs. A file that hangs costs its first start this, not ``timeLimit``, and later starts nothing.
     package static let startUpGrace = 1.0
 
