@@ -119,15 +119,20 @@ package struct PluginManifestCache {
             added.append((identity, status.json.serialized(sortedKeys: true)))
         }
         guard !added.isEmpty else { return }
+        for item in added { entries[item.identity.key] = item.json }
+        try? FileManager.default.createDirectory(
+            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        // One writer at a time (hosts of several apps, a test run's hosts): reading, merging and renaming under the
+        // lock, no host's new lines are lost to another's rename. Without the lock (it cannot be made), as before.
+        let lock = open(file + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if lock >= 0 { flock(lock, LOCK_EX) }
+        defer { if lock >= 0 { close(lock) } }  // closing it unlocks
         let paths = Set(added.map(\.identity.path))
         // Lines other hosts wrote since this one read the file are kept; older lines of the same paths go.
         let kept = Self.lines(of: file).filter { !paths.contains(Self.path(ofKey: $0.key)) }.map {
             "\($0.key)\t\($0.json)"
         }
         let lines = (kept + added.map { "\($0.identity.key)\t\($0.json)" }).suffix(Self.limit)
-        for item in added { entries[item.identity.key] = item.json }
-        try? FileManager.default.createDirectory(
-            atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         let temporary = file + ".\(getpid())"
         let contents = lines.joined(separator: "\n") + "\n"
         guard (try? contents.write(toFile: temporary, atomically: false, encoding: .utf8)) != nil else { return }

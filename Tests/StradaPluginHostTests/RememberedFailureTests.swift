@@ -50,6 +50,24 @@ struct RememberedFailureTests {
         #expect(try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").count == 1)
     }
 
+    /// Hosts remembering at the same time (a test run's, several apps') lose none of each other's lines: each reads,
+    /// merges and renames under the cache's lock.
+    @Test func hostsRememberingAtOnceLoseNoLine() throws {
+        let folder = try TemporaryDirectory.make("many")
+        let file = (folder as NSString).appendingPathComponent("strada/plugin-manifests")
+        let plugins = try (0..<32).map { index in
+            let path = (folder as NSString).appendingPathComponent("lib\(index).so")
+            try "build \(index)".write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
+        DispatchQueue.concurrentPerform(iterations: plugins.count) { index in
+            var cache = PluginManifestCache(file: file)  // each host read the file before the others wrote
+            cache.remember([Self.hung(plugins[index])])
+        }
+        let read = PluginManifestCache(file: file)
+        #expect(plugins.filter { read.failure(of: $0) == nil } == [])
+    }
+
     /// Only what a new file alone can change is remembered: a refusal that may pass with the same file (its entry
     /// point refused, a library it needs is missing, the probe could not start) is tried again at the next start.
     @Test(arguments: [
