@@ -127,10 +127,12 @@ let package = Package(
         // Plugin discovery, dlopen, validation and the host side of the C ABI.
         // The automation protocol: every event, every command and the isolation worker's messages.
         .target(name: "StradaAutomation", dependencies: ["StradaCore"], swiftSettings: strictSwift),
+        // The host's fatal-signal handler that names the plugin call a crash happened in (async-signal-safe C).
+        .target(name: "CStradaCrash"),
         .target(
             name: "StradaPluginHost",
             dependencies: [
-                "StradaCore", "StradaAutomation", "CStradaPlugin", "StradaABI", "CFFI",
+                "StradaCore", "StradaAutomation", "CStradaPlugin", "StradaABI", "CFFI", "CStradaCrash",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["EmbeddedFiles.txt"],  // the `plugin new` templates (SDK/templates), compiled in by EmbedFiles
@@ -189,7 +191,7 @@ let package = Package(
             .testTarget(
                 name: "StradaPluginHostTests",
                 dependencies: [
-                    "StradaPluginHost", "StradaCore", "CStradaPlugin", "TestSupport",
+                    "StradaPluginHost", "StradaCore", "CStradaPlugin", "CStradaCrash", "TestSupport",
                     .product(name: "Crypto", package: "swift-crypto"),
                 ]
             ),

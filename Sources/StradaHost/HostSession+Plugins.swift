@@ -15,8 +15,13 @@ extension HostSession {
     /// that does not load within ``IsolatedPlugin/helloTimeout`` (its entry point hangs) is one error line, and
     /// the host starts without it. What such a worker says it loaded goes into `registry`'s plugin manifest cache,
     /// as a probe's answer does (``IsolatedPlugin/rememberHello(_:components:)``), so the plugin is declared at the
-    /// next start (lazy from then on). Under `--watch` (`staging`), each worker loads a staged copy of the file,
-    /// never the watched file itself.
+    /// next start (lazy from then on); so does its failure when only a new file can change it
+    /// (``PluginRegistry/rememberFailed(_:)``), so the next start refuses that file at once. Under `--watch`
+    /// (`staging`), each worker loads a staged copy of the file, never the watched file itself.
+    ///
+    /// Start-up waits for those workers at most ``PluginProbe/startUpGrace``: one that has not said hello by then
+    /// goes on loading, and its outcome goes to `registry`'s ``PluginRegistry/onLateProbe`` when it comes (its error
+    /// line written and remembered first), as an in-process probe's late answer does.
     static func startWorkers(
         _ paths: [String], declarations: [DeclaredPlugin.Declaration], registry: PluginRegistry, staging: Bool,
         launcher: PluginProcessLauncher, logger: Logger
@@ -27,6 +32,12 @@ extension HostSession {
         var files: [(path: String, file: String?)] = []
         var hashes: [String: String] = [:]  // of the staged copies, by path
         for (path, declaration) in zip(paths, declarations) {
+            // Failed at an earlier start, and unchanged since: refused at once (no worker, no wait).
+            if case .failedBefore(let error) = declaration {
+                logger.error("\(error.description)")
+                report.errors.append(error)
+                continue
+            }
             let file: String?
             switch staging ? registry.stage(path) : nil {
             case .failure(let error)?:
@@ -51,12 +62,31 @@ extension HostSession {
         var started =
             files.isEmpty
             ? [][...]
-            : IsolatedPlugin.start(files, launcher: launcher, remember: registry.rememberLoaded, logger: logger)[...]
+            : IsolatedPlugin.start(
+                files, launcher: launcher, grace: PluginProbe.startUpGrace, remember: registry.rememberLoaded,
+                logger: logger
+            ) { [weak registry] _, outcome in
+                guard let registry else { return }
+                switch outcome {
+                case .success(let plugin): plugin.sha256 = hashes[plugin.path]
+                case .failure(let error):
+                    logger.error("\(error.description)")
+                    registry.rememberFailed(error)
+                }
+                registry.onLateProbe?(outcome.map { $0 })
+            }[...]
         // The build each worker runs, so a file rewritten with the same bytes is not reloaded (as in process).
-        for case .success(let plugin) in started { plugin.sha256 = hashes[plugin.path] }
+        for case .success(let plugin)? in started { plugin.sha256 = hashes[plugin.path] }
         var owners: [String: String] = [:]
         for slot in slots {
-            guard let outcome = slot.map({ .success($0) }) ?? started.popFirst() else { continue }
+            let next: Result<IsolatedPlugin, PluginLoadError>?
+            if let slot {
+                next = .success(slot)
+            } else {
+                guard let first = started.popFirst() else { continue }
+                next = first
+            }
+            guard let outcome = next else { continue }  // still loading: it comes in later
             switch outcome {
             case .success(let plugin):
                 // As in process: the first plugin (directories in order, files by name) keeps a name claimed twice.
@@ -73,9 +103,27 @@ extension HostSession {
             case .failure(let error):
                 logger.error("\(error.description)")
                 report.errors.append(error)
+                // A hang or crash while loading is remembered, as a probe's is: the next start does not wait again.
+                registry.rememberFailed(error)
             }
         }
         return report
+    }
+
+    /// A file first seen at this start answered its probe (or its first worker said hello) after start-up was
+    /// done: its plugin is added as one added while the host runs (a worker joins the workers), the user agent is
+    /// updated and the page reloaded when the set of components changed; or its error is reported.
+    func pluginAnsweredLate(_ outcome: Result<any ReloadablePlugin, PluginLoadError>) {
+        switch outcome {
+        case .failure(let error):
+            automation?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
+        case .success(let plugin):
+            if let worker = plugin as? IsolatedPlugin { workers.add(worker) }
+            let components = plugin.componentNames.joined(separator: " ")
+            logger.info("plugin \(plugin.path) answered after start-up: \(plugin.id) [\(components)]")
+            automation?.emit(.pluginAdded(path: plugin.path, id: plugin.id, components: plugin.componentNames))
+            componentsChanged()
+        }
     }
 
     /// Reports what happens to an isolated plugin's worker; a disabled plugin's components stop being

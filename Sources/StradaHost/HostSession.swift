@@ -63,6 +63,16 @@ package final class HostSession {
                 PluginSignatures.require(TrustedKeys.none)
             }
         }
+        // A plugin that crashed the host in an earlier start (and is unchanged since) runs in a worker; a crash in
+        // a plugin call from now on is named in one line and recorded for the next start.
+        var crashes = PluginCrashRecord()
+        crashes.forgetChangedFiles()
+        PluginCrashRecord.installHandler(file: crashes.file)
+        if !configuration.isolate && !configuration.sandbox {
+            let crashed = crashes.crashed(inFolders: configuration.pluginDirectories)
+            for (_, line) in crashed { logger.warning("\(line)") }
+            PluginGrants.crashedInProcess = Set(crashed.map(\.path))
+        }
         let registry = PluginRegistry(
             directories: configuration.pluginDirectories, staging: configuration.watch, launcher: launcher,
             logger: logger)
@@ -134,6 +144,7 @@ package final class HostSession {
         StartupTimeline.mark("ready")
         channel?.emit(.hostReady(userAgent: windows.main.userAgent, components: names, plugins: listed))
 
+        registry.onLateProbe = { [weak self] outcome in self?.pluginAnsweredLate(outcome) }
         registry.onOpenFailed = { error in
             channel?.emit(.pluginError(path: error.path, reason: error.reason, message: error.description))
         }

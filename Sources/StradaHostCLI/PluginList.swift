@@ -46,8 +46,10 @@ struct PluginList: ParsableCommand {
             status.printLogIfRefused()
             return status
         }
-        // Where a run without --isolate puts each plugin (the app's "isolation", or the sandbox for a signed one).
-        let rules = PlacementRules(overrides: app?.grants ?? [:])
+        // Where a run without --isolate puts each plugin (the app's "isolation", or the sandbox for a signed one; a
+        // worker for one that crashed the host and is unchanged since).
+        let crashed = PluginCrashRecord().crashed(inFolders: folders).map(\.path)
+        let rules = PlacementRules(overrides: app?.grants ?? [:], crashedInProcess: Set(crashed))
         if json {
             for status in statuses {
                 guard case .object(var fields) = status.json(overrides: app?.grants ?? [:]) else { continue }

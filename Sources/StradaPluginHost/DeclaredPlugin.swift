@@ -36,17 +36,21 @@ package struct DeclaredPlugin: Sendable, Equatable {
         case probe
         /// Refused before any of its code runs (not trusted, an invalid manifest, another ABI).
         case refused(PluginLoadError)
+        /// This very file failed to load at an earlier start (it hung, crashed, or is no plugin): refused at once,
+        /// with its line, until it changes (``PluginManifestCache``).
+        case failedBefore(PluginLoadError)
     }
 
     /// The rule, in order: a file others could have replaced is refused; a file the cache knows (it loaded in a
-    /// probe, unchanged since) is declared from the cache; an invalid manifest, or one naming another ABI, is
-    /// refused; a manifest with an `id` and `components` declares the file (not probed yet); anything else is
-    /// probed.
+    /// probe, unchanged since) is declared from the cache, and one it knows failing is refused as it failed; an
+    /// invalid manifest, or one naming another ABI, is refused; a manifest with an `id` and `components` declares
+    /// the file (not probed yet); anything else is probed.
     package static func declaration(
         of path: String, cached: PluginStatus?, manifest: Result<PluginManifest?, PluginLoadError>,
         trust: PluginLoadError?
     ) -> Declaration {
         if let trust { return .refused(trust) }
+        if let cached, let failure = PluginManifestCache.failure(cached) { return .failedBefore(failure) }
         let read: PluginManifest?? =
             switch manifest {
             case .success(let found): .some(found)
@@ -107,7 +111,7 @@ struct PluginFolder {
             // An app requiring signed plugins never announces another, nor one changed since it was signed.
             ?? PluginSignatures.check(file, hashingLibrary: true)
         return DeclaredPlugin.declaration(
-            of: file, cached: PluginManifestCache.Identity(file, info).flatMap(cache.status(of:)),
+            of: file, cached: PluginManifestCache.Identity(file, info).flatMap(cache.entry(of:)),
             manifest: PluginLoader.readManifest(forPlugin: file), trust: trust)
     }
 }

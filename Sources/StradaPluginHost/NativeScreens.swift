@@ -28,7 +28,9 @@ package final class NativeScreen {
     package func destroy() {
         guard !destroyed else { return }
         destroyed = true
-        table.pointee.destroy_screen?(descriptor.table.plugin_context, widget)
+        descriptor.crash.calling("destroy_screen") {
+            table.pointee.destroy_screen?(descriptor.table.plugin_context, widget)
+        }
     }
 }
 
@@ -37,7 +39,9 @@ extension LoadedPlugin {
     @MainActor
     var screensTable: UnsafePointer<strada_screens_v1>? {
         let table = descriptor.table
-        guard let lookup = table.get_extension, let raw = lookup(table.plugin_context, STRADA_SCREENS_EXTENSION_V1)
+        guard let lookup = table.get_extension,
+            let raw = descriptor.crash.calling(
+                "get_extension", { lookup(table.plugin_context, STRADA_SCREENS_EXTENSION_V1) })
         else { return nil }
         let screens = UnsafePointer(raw.assumingMemoryBound(to: strada_screens_v1.self))
         guard screens.pointee.struct_size >= STRADA_SCREENS_V1_MIN_SIZE_1_0, screens.pointee.screen_count > 0,
@@ -62,7 +66,9 @@ extension LoadedPlugin {
         let widget = name.withCString { cName in
             withStradaString(url) { url in
                 withStradaString(propertiesJSON) { properties in
-                    table.pointee.create_screen(descriptor.table.plugin_context, cName, url, properties)
+                    descriptor.crash.calling("create_screen") {
+                        table.pointee.create_screen(descriptor.table.plugin_context, cName, url, properties)
+                    }
                 }
             }
         }

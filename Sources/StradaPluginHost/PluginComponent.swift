@@ -69,17 +69,20 @@ final class PluginComponent: ForeignComponent {
 extension PluginDescriptor {
     /// The calls into a loaded plugin, in one place (used in the host and in the isolation worker).
     func createInstance(named name: String, handle: OpaquePointer) -> OpaquePointer? {
-        name.withCString { table.create_instance(table.plugin_context, $0, handle) }
+        crash.calling("create_instance") {
+            name.withCString { table.create_instance(table.plugin_context, $0, handle) }
+        }
     }
 
     func receive(_ instance: OpaquePointer, _ json: String) {
-        withStradaString(json) { table.receive(instance, $0) }
+        crash.calling("receive") { withStradaString(json) { table.receive(instance, $0) } }
     }
 
     /// The plugin's "dev.strada.parsed-messages/1" table, or `nil` when it offers none (or one too small).
     func parsedMessages() -> UnsafePointer<strada_parsed_messages_v1>? {
         guard let lookup = table.get_extension,
-            let raw = lookup(table.plugin_context, STRADA_PARSED_MESSAGES_EXTENSION_V1)
+            let raw = crash.calling(
+                "get_extension", { lookup(table.plugin_context, STRADA_PARSED_MESSAGES_EXTENSION_V1) })
         else { return nil }
         let parsed = raw.assumingMemoryBound(to: strada_parsed_messages_v1.self)
         return parsed.pointee.struct_size >= STRADA_PARSED_MESSAGES_V1_MIN_SIZE_1_0 ? parsed : nil
@@ -101,7 +104,7 @@ extension PluginDescriptor {
                                     struct_size: UInt32(MemoryLayout<strada_message_v1>.size),
                                     flags: url == nil ? 0 : STRADA_MESSAGE_HAS_METADATA_URL, wire_json: wire, id: id,
                                     component: component, event: event, data_json: data, metadata_url: urlText)
-                                parsed.pointee.receive_message(instance, &read)
+                                crash.calling("receive") { parsed.pointee.receive_message(instance, &read) }
                             }
                         }
                     }
@@ -111,15 +114,19 @@ extension PluginDescriptor {
     }
 
     func lifecycle(_ instance: OpaquePointer, _ event: strada_lifecycle_event) {
-        table.lifecycle?(instance, event)
+        crash.calling("lifecycle") { table.lifecycle?(instance, event) }
     }
 
     func controlActivated(_ instance: OpaquePointer, _ id: String) {
         guard let hook = table.control_activated else { return }
-        withStradaString(id) { hook(instance, $0) }
+        crash.calling("control_activated") { withStradaString(id) { hook(instance, $0) } }
     }
 
     func controlEvent(_ instance: OpaquePointer, _ id: String, _ json: String) {
+        crash.calling("control_event") { controlEvent(from: instance, id, json) }
+    }
+
+    private func controlEvent(from instance: OpaquePointer, _ id: String, _ json: String) {
         guard let lookup = table.get_extension,
             let raw = lookup(table.plugin_context, STRADA_CONTROL_EVENTS_EXTENSION_V1)
         else { return }
@@ -131,6 +138,6 @@ extension PluginDescriptor {
     }
 
     func destroy(_ instance: OpaquePointer) {
-        table.destroy_instance(instance)
+        crash.calling("destroy_instance") { table.destroy_instance(instance) }
     }
 }

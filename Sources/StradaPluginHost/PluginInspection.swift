@@ -129,10 +129,23 @@ package struct PluginProcessLauncher: Sendable {
 /// Inspects plugins in a child process, as GStreamer scans new plugins: a plugin that crashes or hangs
 /// while loading is reported with its name, never fatal.
 package enum PluginProbe {
+    /// Seconds a plugin has to load in a child process — a probe's answer, a worker's hello — before it is killed
+    /// and reported as hung: one limit for `run` in process and isolated, `plugin inspect`, `list`, `install` and
+    /// `call`, and hot reload's validation (docs/plugins.md says it).
+    package static let timeLimit = 5.0
+
+    /// Seconds a start-up waits for the probes (or first workers) of files it has never seen — well over what a
+    /// plugin that loads takes (figures in docs/plugins.md) — before it goes on without those that have not
+    /// answered: their answers come in later, each plugin then added (or refused) as a file added while
+    /// the host runs. A file that hangs costs its first start this, not ``timeLimit``, and later starts nothing.
+    package static let startUpGrace = 1.0
+
     /// Inspects `file` in a child process started by `launcher`; gives up after `timeout` seconds. The path is
     /// made absolute first (a bare file name would send `dlopen` to the library search path). What the
     /// child wrote to stderr (the plugin's own log lines) comes back as ``PluginStatus/log``.
-    package static func inspect(file: String, launcher: PluginProcessLauncher, timeout: Double = 10) -> PluginStatus {
+    package static func inspect(
+        file: String, launcher: PluginProcessLauncher, timeout: Double = timeLimit
+    ) -> PluginStatus {
         let file = PluginLoader.absolutePath(file)
         let child: Child
         do { child = try Child.start(launcher.executable, launcher.probeArguments(file), input: nil) } catch {

@@ -12,6 +12,21 @@ package struct PluginLoadError: Error, CustomStringConvertible, Sendable, Equata
 
     package var description: String { "plugin \(path): \(reason) — \(remedy)" }
 
+    /// Whether only a new file can end it: a crash, hang or exit while loading (in a probe or a first worker), or
+    /// a file that is no shared library, no Strada plugin, one of another ABI, or an invalid description. The
+    /// plugin manifest cache remembers these by the file's identity (``PluginManifestCache``), so the next start
+    /// refuses the same file at once. Read from the reason, whose openings are made here and in the probe and the
+    /// worker (``PluginStatus/crashed(_:_:)``, ``IsolatedPlugin``): the one place that tells them apart.
+    package var isPropertyOfTheFile: Bool {
+        Self.fileProperties.contains { reason.hasPrefix($0) }
+    }
+
+    private static let fileProperties = [
+        "crashed while loading", "hung while loading", "the probe exited with status",
+        "its worker process exited while loading", "not a shared library", "no strada_plugin_entry_v1 symbol",
+        "built for plugin ABI", "built for ABI 1.", "invalid plugin description",
+    ]
+
     /// A plugins directory that is missing or not a directory.
     package static func unreadableDirectory(_ path: String) -> Self {
         Self(path: path, reason: "cannot read the plugins directory", remedy: "create it or pass another --plugins")

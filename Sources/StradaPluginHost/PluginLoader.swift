@@ -29,14 +29,16 @@ package struct LoadedPlugin: Sendable {
                     + (known.isEmpty
                         ? " (its manifest lists no actions)" : "; it has: \(known.joined(separator: ", "))"))
         }
-        return try action.call(handle: UnsafeMutableRawPointer(bitPattern: handle)!, arguments: arguments)
+        return try descriptor.crash.calling("an action") { () throws(MalformedMessage) in
+            try action.call(handle: UnsafeMutableRawPointer(bitPattern: handle)!, arguments: arguments)
+        }
     }
 
     /// Tells the plugin it is no longer used (its `shutdown`, if any). It stays loaded.
     @MainActor
     package func shutdown() {
         let table = descriptor.table
-        table.shutdown?(table.plugin_context)
+        descriptor.crash.calling("shutdown") { table.shutdown?(table.plugin_context) }
     }
 
     /// Registrations for the components this plugin provides (host-side proxies).
@@ -56,6 +58,8 @@ package struct LoadedPlugin: Sendable {
 struct PluginDescriptor: @unchecked Sendable {  // points at immutable plugin-owned data
     let pointer: UnsafePointer<strada_plugin_v1>
     let pluginID: String
+    /// What the host's crash handler says of this plugin; every call into its code is made through it.
+    let crash: CrashSlotPlugin
     var table: strada_plugin_v1 { pointer.pointee }
 }
 
@@ -174,8 +178,9 @@ package final class PluginLoader {
     }
 
     /// Loads one plugin file: trust and manifest checks first (no plugin code runs before they pass), then
-    /// `dlopen`, the entry point, and validation of what the plugin declares.
-    package func load(file: String) -> Result<LoadedPlugin, PluginLoadError> {
+    /// `dlopen`, the entry point, and validation of what the plugin declares. `source`: the file a crash in its
+    /// code is recorded against (the watched file when `file` is a staged copy of it; by default `file`).
+    package func load(file: String, source: String? = nil) -> Result<LoadedPlugin, PluginLoadError> {
         let path = Self.absolutePath(file)
         if let refusal = PluginTrust.check(path) ?? PluginSignatures.check(path) { return .failure(refusal) }
         let manifest: PluginManifest?
@@ -191,7 +196,7 @@ package final class PluginLoader {
                 return .failure(.checksumMismatch(path, expected: expected, actual: actual))
             }
         }
-        let result = Self.open(path, manifest: manifest)
+        let result = Self.open(path, manifest: manifest, source: source.map(Self.absolutePath) ?? path)
         if case .success(let plugin) = result, let manifest {
             if let id = manifest.id, id != plugin.id {
                 logger.warning(
@@ -275,7 +280,9 @@ package final class PluginLoader {
         }
     }
 
-    private static func open(_ path: String, manifest: PluginManifest?) -> Result<LoadedPlugin, PluginLoadError> {
+    private static func open(
+        _ path: String, manifest: PluginManifest?, source: String
+    ) -> Result<LoadedPlugin, PluginLoadError> {
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             let detail = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             return .failure(.dlopenFailed(path, detail))
@@ -289,9 +296,12 @@ package final class PluginLoader {
         let entry = unsafeBitCast(symbol, to: strada_plugin_entry_v1_fn.self)
         let host = HostAPI.table(forPluginAt: path)
         var described: UnsafePointer<strada_plugin_v1>?
-        let status = entry(host, &described)
+        let status = CrashSlotPlugin(name: "plugin \(source)", source: source).calling("its entry point") {
+            entry(host, &described)
+        }
         guard status == STRADA_OK else { return .failure(.entryFailed(path, status)) }
-        return Self.validate(described, path: path, manifest: manifest, handle: UInt(bitPattern: handle))
+        return Self.validate(
+            described, path: path, manifest: manifest, handle: UInt(bitPattern: handle), source: source)
     }
 
     static func hasELFHeader(_ path: String) -> Bool {
@@ -302,7 +312,8 @@ package final class PluginLoader {
     }
 
     static func validate(
-        _ described: UnsafePointer<strada_plugin_v1>?, path: String, manifest: PluginManifest?, handle: UInt
+        _ described: UnsafePointer<strada_plugin_v1>?, path: String, manifest: PluginManifest?, handle: UInt,
+        source: String
     ) -> Result<LoadedPlugin, PluginLoadError> {
         guard let described else {
             return .failure(.invalidDescription(path, "the entry point returned success but no description"))
@@ -357,7 +368,10 @@ package final class PluginLoader {
             LoadedPlugin(
                 path: path, id: id, version: version, componentNames: componentNames,
                 abi: "\(table.abi_major).\(table.abi_minor)", manifest: manifest,
-                descriptor: PluginDescriptor(pointer: described, pluginID: id), handle: handle))
+                descriptor: PluginDescriptor(
+                    pointer: described, pluginID: id,
+                    crash: CrashSlotPlugin(name: "plugin \(id) (\(source))", source: source)),
+                handle: handle))
     }
 }
 

@@ -20,19 +20,23 @@ package struct PlacementRules: Sendable {
     package var isolateEveryPlugin: Bool
     /// Every plugin runs in the sandbox unless the app names another isolation for it (`run --sandbox`).
     package var sandboxEveryPlugin: Bool
+    /// Plugin files (their paths) that crashed the host at an earlier start and are unchanged since
+    /// (``PluginCrashRecord``): each runs in a worker at least, where a crash is survivable.
+    package var crashedInProcess: Set<String>
 
     package init(
         overrides: [String: PluginGrant.Override] = [:], isolateEveryPlugin: Bool = false,
-        sandboxEveryPlugin: Bool = false
+        sandboxEveryPlugin: Bool = false, crashedInProcess: Set<String> = []
     ) {
         self.overrides = overrides
         self.isolateEveryPlugin = isolateEveryPlugin
         self.sandboxEveryPlugin = sandboxEveryPlugin
+        self.crashedInProcess = crashedInProcess
     }
 
     /// Whether these rules may put some plugin without a signature beside it in a worker.
     var chooseWorkers: Bool {
-        isolateEveryPlugin || sandboxEveryPlugin
+        isolateEveryPlugin || sandboxEveryPlugin || !crashedInProcess.isEmpty
             || overrides.values.contains { $0.isolation != nil && $0.isolation != .inProcess }
     }
 
@@ -66,7 +70,7 @@ package struct PlacementRules: Sendable {
             isolation = sandboxEveryPlugin || fromThirdParty ? .sandbox : isolateEveryPlugin ? .process : .inProcess
         }
         switch isolation {
-        case .inProcess: return .inProcess
+        case .inProcess: return crashedInProcess.contains(path) ? .process : .inProcess
         case .process: return .process
         case .sandbox:
             let manifest = readManifest()
@@ -95,11 +99,15 @@ extension PluginPlacement {
 extension PluginGrants {
     /// Every plugin runs in a worker at least (`run --isolate`, or `--sandbox`).
     package static var isolateEveryPlugin = false
+    /// Plugin files that crashed the host at an earlier start, unchanged since: each runs in a worker at least.
+    package static var crashedInProcess: Set<String> = []
 
-    /// The rules of this run, from ``overrides``, ``isolateEveryPlugin`` and ``sandboxEveryPlugin``.
+    /// The rules of this run, from ``overrides``, ``isolateEveryPlugin``, ``sandboxEveryPlugin`` and
+    /// ``crashedInProcess``.
     package static var rules: PlacementRules {
         PlacementRules(
-            overrides: overrides, isolateEveryPlugin: isolateEveryPlugin, sandboxEveryPlugin: sandboxEveryPlugin)
+            overrides: overrides, isolateEveryPlugin: isolateEveryPlugin, sandboxEveryPlugin: sandboxEveryPlugin,
+            crashedInProcess: crashedInProcess)
     }
 
     /// Where the plugin at `path` runs in this run (see ``PlacementRules/placement(forPluginAt:signed:)``).

@@ -28,24 +28,32 @@ package final class PluginRegistry {
     private var entries: [String: InProcessPlugin] = [:]
     /// Every plugin, opened or declared, in load order: directories in order, files by name.
     private var ordered: [InProcessPlugin] = []
-    private var cache = PluginManifestCache()
+    var cache: PluginManifestCache
     let logger: Logger
 
     /// A declared plugin failed to open when first needed (its one error line is logged already).
     package var onOpenFailed: (@MainActor (PluginLoadError) -> Void)?
+    /// A file first seen at start-up whose probe answered after start-up was done (``loadAll(except:)``): the
+    /// plugin, now declared, or why it does not load (its one line is logged already).
+    package var onLateProbe: (@MainActor (Result<any ReloadablePlugin, PluginLoadError>) -> Void)?
     /// A plugin's new build serves: the page's instances of these components are to be replaced by new ones;
     /// returns those replaced.
     package var onSwap: (@MainActor (_ components: [String]) -> [String])?
 
-    private let launcher: PluginProcessLauncher?
+    let launcher: PluginProcessLauncher?
     /// With staging and a launcher: the probe child started ahead of time for the next reload.
     private var spareProbe: SpareProbe?
-    private var stopped = false
+    private(set) var stopped = false
 
     /// `staging`: copy each plugin to a private folder before loading it (needed to reload; `run --watch`),
-    /// validating each new build in a probe child started by `launcher`.
-    package init(directories: [String], staging: Bool, launcher: PluginProcessLauncher? = nil, logger: Logger) {
+    /// validating each new build in a probe child started by `launcher`. `cache`: the plugin manifest cache (this
+    /// user's by default).
+    package init(
+        directories: [String], staging: Bool, launcher: PluginProcessLauncher? = nil, logger: Logger,
+        cache: PluginManifestCache = PluginManifestCache()
+    ) {
         self.directories = directories
+        self.cache = cache
         self.launcher = launcher
         self.logger = logger
         if staging {
@@ -60,11 +68,14 @@ package final class PluginRegistry {
 
     /// Declares every plugin in the directories (directories in order, files by name), opening none that
     /// something declares: the plugin manifest cache (the file loaded in a probe before, unchanged since) or an
-    /// installed manifest with an `id` and `components`. Every other file is probed in a child process (several
-    /// at a time; what loads is cached): one that crashes or hangs there is refused with one line and never
-    /// `dlopen`ed here, so it cannot take the host down at start-up. A file a probe refused is loaded here, so its
-    /// refusal (and what it logged) is the host's own. The first plugin keeps a component name claimed twice.
-    /// Files in `elsewhere` (those that run in a worker) are left to ``IsolatedPlugins``.
+    /// installed manifest with an `id` and `components`; a file the cache knows failing is refused at once. Every
+    /// other file is probed in a child process (several at a time; what loads, and what fails for good, is
+    /// cached): one that crashes or hangs there is refused with one line and never `dlopen`ed here, so it cannot
+    /// take the host down at start-up. A file a probe refused is loaded here, so its refusal (and what it logged)
+    /// is the host's own. Start-up waits for the probes at most ``PluginProbe/startUpGrace``: a file whose probe
+    /// answers later is not in the report, and is added (or reported) then (``onLateProbe``). The first plugin
+    /// keeps a component name claimed twice. Files in `elsewhere` (those that run in a worker) are left to
+    /// ``IsolatedPlugins``.
     package func loadAll(except elsewhere: Set<String> = []) -> PluginLoadReport {
         var report = PluginLoadReport()
         var declarations: [(path: String, declaration: DeclaredPlugin.Declaration)] = []
@@ -80,47 +91,40 @@ package final class PluginRegistry {
         }
         let unknown = declarations.filter { $0.declaration == .probe }.map(\.path)
         var probed: [String: PluginStatus] = [:]
-        if let launcher {
-            let statuses = PluginProbe.inspect(files: unknown, launcher: launcher)
-            cache.remember(statuses)
-            probed = Dictionary(zip(unknown, statuses)) { first, _ in first }
+        var late: Set<String> = []
+        if let launcher, !unknown.isEmpty {
+            // Never seen before: probed at once, but start-up waits for them only ``PluginProbe/startUpGrace``;
+            // what answers later is added then (``probeAnsweredLate(_:_:)``), as a file added while the host runs.
+            let answered = ProbeBatch(files: unknown, launcher: launcher).answers(within: PluginProbe.startUpGrace) {
+                [weak self] index, status in
+                DispatchQueue.main.async {
+                    MainActor.assumeIsolated { self?.probeAnsweredLate(unknown[index], status) }
+                }
+            }
+            cache.remember(answered.sorted { $0.key < $1.key }.map(\.value))
+            for (index, status) in answered { probed[unknown[index]] = status }
+            late = Set(unknown).subtracting(probed.keys)
         }
         var owners: [String: String] = [:]
         for (path, declaration) in declarations {
             let names: [String]
             switch declaration {
-            case .refused(let error):
+            case .refused(let error), .failedBefore(let error):
                 report.errors.append(error)
                 continue
             case .declared(let plugin):
                 append(InProcessPlugin(path: path, state: .declared(plugin), registry: self))
                 names = plugin.componentNames
             case .probe:
-                switch probed[path] {
-                case let status? where status.state == .loaded && status.id != nil:
-                    let plugin = DeclaredPlugin(
-                        path: path, id: status.id ?? "", version: status.version ?? "0.0.0",
-                        componentNames: status.components, probed: true)
-                    append(InProcessPlugin(path: path, state: .declared(plugin), registry: self))
-                    names = plugin.componentNames
-                case let status? where status.state == .crashed:
-                    if let log = status.log { logger.notice("plugin \(path) said before it failed: \(log)") }
-                    report.errors.append(
-                        PluginLoadError(
-                            path: path, reason: status.reason ?? "failed to load",
-                            remedy: status.remedy ?? "fix the plugin or remove it"))
+                guard !late.contains(path) else { continue }
+                switch plugin(probed: path, probed[path]) {
+                case .failure(let error):
+                    report.errors.append(error)
                     continue
-                default:
-                    // Refused in the probe, or no probes: loaded here, so the refusal and its log are the host's.
-                    switch loadFromSource(path, number: 1) {
-                    case .failure(let error):
-                        report.errors.append(error)
-                        continue
-                    case .success(let generation):
-                        append(InProcessPlugin(path: path, state: .opened(generation), registry: self))
-                        report.plugins.append(generation.plugin)
-                        names = generation.plugin.componentNames
-                    }
+                case .success(let plugin):
+                    append(plugin)
+                    if let generation = plugin.generation { report.plugins.append(generation.plugin) }
+                    names = plugin.componentNames
                 }
             }
             for component in names {
@@ -154,6 +158,14 @@ package final class PluginRegistry {
     /// what a probe's answer says), so the next start declares it without starting anything.
     package func rememberLoaded(_ status: PluginStatus) {
         cache.remember([status])
+    }
+
+    /// Remembers in the plugin manifest cache that `error`'s file failed to load in a child process (a first
+    /// worker hung, crashed, or found it is no plugin), when only a new file can change that
+    /// (``PluginLoadError/isPropertyOfTheFile``): the next start refuses it at once, without waiting again.
+    package func rememberFailed(_ error: PluginLoadError) {
+        guard error.isPropertyOfTheFile else { return }
+        cache.remember([PluginStatus(error)])
     }
 
     /// Hot reload is on: a probe child is started ahead of time (half a second from now, off the start-up's
@@ -253,10 +265,9 @@ package final class PluginRegistry {
     func crashInProbe(_ file: String) -> PluginLoadError? {
         guard let launcher else { return nil }
         let status = spareProbe?.inspect(file: file) ?? PluginProbe.inspect(file: file, launcher: launcher)
-        guard status.state == .crashed, let error = status.loadError else {
-            cache.remember([status])
-            return nil
-        }
+        // What failed for good is remembered too: the next start refuses the file without probing it again.
+        cache.remember([status])
+        guard status.state == .crashed, let error = status.loadError else { return nil }
         return PluginLoadError(path: file, reason: error.reason, remedy: error.remedy)
     }
 
@@ -282,7 +293,7 @@ package final class PluginRegistry {
 
     /// `dlopen`s `file` (the watched file `source`, or a staged copy of it) as generation `number`.
     func open(_ file: String, source: String, sha256: String?, number: Int) -> Result<Generation, PluginLoadError> {
-        switch PluginLoader(logger: logger).load(file: file) {
+        switch PluginLoader(logger: logger).load(file: file, source: source) {
         case .failure(let error):
             return .failure(PluginLoadError(path: source, reason: error.reason, remedy: error.remedy))
         case .success(let plugin):
@@ -293,14 +304,14 @@ package final class PluginRegistry {
     // MARK: Private
 
     /// Adds a plugin ``loadAll()`` found: it walks the files in load order.
-    private func append(_ plugin: InProcessPlugin) {
+    func append(_ plugin: InProcessPlugin) {
         entries[plugin.path] = plugin
         ordered.append(plugin)
     }
 
     /// Adds a plugin file that appeared while the host runs, at its place in the load order (directories in
     /// order, files by name).
-    private func insert(_ plugin: InProcessPlugin) {
+    func insert(_ plugin: InProcessPlugin) {
         ordered.removeAll { $0.path == plugin.path }
         entries[plugin.path] = plugin
         let directory = { (path: String) in

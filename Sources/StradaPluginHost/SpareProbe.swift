@@ -23,7 +23,7 @@ package final class SpareProbe {
 
     /// Inspects `file` in the spare child (or a new one when there is none), as
     /// ``PluginProbe/inspect(file:launcher:timeout:)`` does, then starts the next spare.
-    package func inspect(file: String, timeout: Double = 10) -> PluginStatus {
+    package func inspect(file: String, timeout: Double = PluginProbe.timeLimit) -> PluginStatus {
         let file = PluginLoader.absolutePath(file)
         defer { startSpare() }
         guard let (child, socket) = spare else {

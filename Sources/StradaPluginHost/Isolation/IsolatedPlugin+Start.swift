@@ -12,29 +12,63 @@ extension IsolatedPlugin {
         _ plugins: [(path: String, file: String?)], launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024,
         timeout: Double = helloTimeout, remember: RememberLoaded?, logger: Logger
     ) -> [Result<IsolatedPlugin, PluginLoadError>] {
+        start(
+            plugins, launcher: launcher, memoryLimitMB: memoryLimitMB, waiting: timeout, late: nil, remember: remember,
+            logger: logger
+        ).map { $0 ?? .failure(PluginLoadError(path: "?", reason: "not started", remedy: "")) }
+    }
+
+    /// ``start(_:launcher:memoryLimitMB:timeout:remember:logger:)``, waiting at most `grace` seconds: a worker that
+    /// has not said hello by then goes on loading (and is killed after ``helloTimeout`` as any other), its slot is
+    /// `nil`, and its outcome goes to `late` (with its index in `plugins`) when it comes, on the main thread.
+    package static func start(
+        _ plugins: [(path: String, file: String?)], launcher: PluginProcessLauncher, memoryLimitMB: Int = 1024,
+        grace: Double, remember: RememberLoaded?, logger: Logger,
+        late: @escaping @MainActor (Int, Result<IsolatedPlugin, PluginLoadError>) -> Void
+    ) -> [Result<IsolatedPlugin, PluginLoadError>?] {
+        start(
+            plugins, launcher: launcher, memoryLimitMB: memoryLimitMB, waiting: grace, late: late, remember: remember,
+            logger: logger)
+    }
+
+    /// Both of the above: with `late`, a worker still loading after `seconds` is left to load; without, it is
+    /// killed as hung.
+    private static func start(
+        _ plugins: [(path: String, file: String?)], launcher: PluginProcessLauncher, memoryLimitMB: Int,
+        waiting seconds: Double, late: (@MainActor (Int, Result<IsolatedPlugin, PluginLoadError>) -> Void)?,
+        remember: RememberLoaded?, logger: Logger
+    ) -> [Result<IsolatedPlugin, PluginLoadError>?] {
         var outcomes: [Result<IsolatedPlugin, PluginLoadError>?] = Array(repeating: nil, count: plugins.count)
+        var waiting = true  // false once this returns: outcomes go to `late` from then on
         var started: [(Int, IsolatedPlugin)] = []
         for (index, plugin) in plugins.enumerated() {
             let isolated = IsolatedPlugin(
                 path: plugin.path, file: plugin.file, launcher: launcher, memoryLimitMB: memoryLimitMB,
                 remember: remember, logger: logger)
             do throws(PluginLoadError) {
-                try isolated.spawn(.start { outcomes[index] = $0 })
+                try isolated.spawn(
+                    .start { outcome in
+                        // The plugin is held by what it was started for until then.
+                        withExtendedLifetime(isolated) {
+                            if waiting { outcomes[index] = outcome } else { late?(index, outcome) }
+                        }
+                    })
                 started.append((index, isolated))
             } catch {
                 outcomes[index] = .failure(error)
             }
         }
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(seconds)
         for (_, plugin) in started {
             guard let connection = plugin.pending?.connection else { continue }
             switch connection.waitForFirst(until: deadline) {
             case .message(let first)?: plugin.helloArrived(first, from: connection)
             case .ended(let status)?: plugin.endedWhileLoading(connection, status: status)
-            case nil: plugin.hung(connection, after: timeout)
+            case nil: if late == nil { plugin.hung(connection, after: seconds) }
             }
         }
-        return outcomes.map { $0 ?? .failure(PluginLoadError(path: "?", reason: "not started", remedy: "")) }
+        waiting = false
+        return outcomes
     }
 
     /// Starts a worker for `path` (loading `file`) without waiting; `completion` gets the plugin once it has

@@ -24,8 +24,9 @@ package final class IsolatedPlugin {
         case loadFailed(PluginLoadError)
     }
 
-    /// Seconds a worker has to load its plugin and say hello (start, restart, reload); then it is killed.
-    package static let helloTimeout = 5.0
+    /// Seconds a worker has to load its plugin and say hello (start, restart, reload); then it is killed. The same
+    /// limit as a probe's (``PluginProbe/timeLimit``).
+    package static let helloTimeout = PluginProbe.timeLimit
     /// Seconds without progress and without an answer to a heartbeat after which a worker is killed.
     static let silenceLimit = 3.0
 

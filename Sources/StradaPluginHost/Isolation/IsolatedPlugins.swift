@@ -48,6 +48,12 @@ package final class IsolatedPlugins: ReloadablePluginSet {
     }
 
     package func remove(_ plugin: any ReloadablePlugin) { plugins.removeAll { $0 === plugin } }
+
+    /// A plugin whose first worker loaded after start-up was done: it joins, and ``onStarted`` sees it.
+    package func add(_ plugin: IsolatedPlugin) {
+        plugins.append(plugin)
+        onStarted?(plugin)
+    }
 }
 
 extension IsolatedPlugin: ReloadablePlugin {

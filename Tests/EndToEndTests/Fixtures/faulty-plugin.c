@@ -1,6 +1,7 @@
 /* A test plugin in C that misbehaves on request, for the isolation tests: component "faulty".
    connect → a header-bar button "Alive"; pressing it replies {"alive": true}.
-   crash → segfault; abort → abort(); hang → spins forever; leak → allocates until memory runs out. */
+   crash → segfault; abort → abort(); trap → a trap instruction, as Swift's fatalError; hang → spins forever;
+   leak → allocates until memory runs out. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,8 @@ static void receive(strada_plugin_instance *instance, strada_string json) {
         *nowhere = 1;
     } else if (has(json, "\"event\":\"abort\"")) {
         abort();
+    } else if (has(json, "\"event\":\"trap\"")) {
+        __builtin_trap();  /* what Swift's fatalError and failed preconditions do */
     } else if (has(json, "\"event\":\"hang\"")) {
         for (volatile unsigned long spin = 0;; spin++) {}
     } else if (has(json, "\"event\":\"leak\"")) {
