@@ -13,7 +13,7 @@ package final class FormComponent: BridgeComponent {
         case .connect: handleConnect(message: message)
         case .submitEnabled, .enableSubmit: setSubmitEnabled(true)
         case .submitDisabled, .disableSubmit: setSubmitEnabled(false)
-        case .disconnect: controls?.removeButton(id: Self.submitButtonID)
+        case .disconnect: removeSubmitButton()
         }
     }
 
@@ -44,6 +44,13 @@ package final class FormComponent: BridgeComponent {
         guard var button = submitButton else { return }
         button.isEnabled = enabled
         show(button)
+    }
+
+    /// The form is gone: its button goes, and a late `submitEnabled` does not bring it back (only a new
+    /// `connect` does).
+    private func removeSubmitButton() {
+        submitButton = nil
+        controls?.removeButton(id: Self.submitButtonID)
     }
 
     private func show(_ button: HeaderButton) {

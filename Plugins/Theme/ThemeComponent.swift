@@ -14,6 +14,12 @@ package final class ThemeComponent: BridgeComponent {
         }
     }
 
+    /// The component is gone (its page, or its plugin while the page stays): the desktop's scheme again,
+    /// as `page` gives the window title back.
+    package override func onDestroy() {
+        controls?.setColorScheme(.system)
+    }
+
     // MARK: Private
 
     private enum Event: String {

@@ -6,10 +6,9 @@ import Testing
 /// The first-party `button` component, driven as a page would through StradaTesting's harness.
 @MainActor
 @Suite struct ButtonComponentTests {
-    /// A message of the page at the harness's URL (the bridge delivers only those to the page's components).
+    /// A message of the page at the harness's URL (see ``PageMessages``).
     static func message(_ id: String, _ event: String, _ data: String) -> String {
-        let withPage = data.dropLast() + (data == "{}" ? "" : ",") + #""metadata":{"url":"https://app.test/"}}"#
-        return #"{"id":"\#(id)","component":"button","event":"\#(event)","data":\#(withPage)}"#
+        PageMessages.message("button", id, event, data)
     }
 
     @Test func eachSideIsItsOwnButtonAndAPressAnswersTheMessageThatMadeIt() throws {
