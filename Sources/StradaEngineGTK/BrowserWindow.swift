@@ -175,11 +175,9 @@ package final class BrowserWindow: NavigationWindow {
         let viewPointer = UnsafeMutableRawPointer(webView.view)
         onEnumSignal(viewPointer, "load-changed") { [weak self] event in self?.loadChanged(WebKitLoadEvent(event)) }
         onPointerSignal(viewPointer, "notify::title") { [weak self] _ in
+            // Reported only: the navigator decides whose title it is and shows it (showTitle).
             guard let self else { return }
-            let pageTitle = self.webView.title
-            // A native screen shows its own title, an error screen its error's.
-            if case .web = self.content.page, self.isShownInWindow { self.controls.pageTitle = pageTitle }
-            self.onPageEvent?(.titleChanged(pageTitle))
+            self.onPageEvent?(.titleChanged(self.webView.title))
         }
         onPointerSignal(viewPointer, "notify::uri") { [weak self] _ in
             guard let self, let url = self.webView.currentURL else { return }
@@ -354,9 +352,9 @@ package final class BrowserWindow: NavigationWindow {
     package func show(_ shown: ShownContent) {
         let title: String
         switch shown {
-        case .web:
+        case .web(let screenTitle):
             content.showWeb()
-            title = webView.title
+            title = screenTitle
         case .error(let error):
             content.showError(error)
             title = error.title
@@ -365,6 +363,11 @@ package final class BrowserWindow: NavigationWindow {
             title = nativeTitle
         }
         if isShownInWindow { controls.pageTitle = title }
+    }
+
+    /// The page shown has a new title: shown when the web view is (a native or error screen keeps its own).
+    package func showTitle(_ title: String) {
+        if case .web = content.page, isShownInWindow { controls.pageTitle = title }
     }
 
     /// Releases the native screen shown under `key` (its screen is gone).

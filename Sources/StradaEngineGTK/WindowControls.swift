@@ -87,8 +87,9 @@ package final class WindowControls {
     var printingTo: String?
     /// Sees every control added, changed or removed, and every one-shot effect.
     package var observer: (@MainActor (ControlChange) -> Void)?
-    /// The page's own title, shown when no component set one.
-    var pageTitle = "" { didSet { updateTitle() } }
+    /// The page's own title, shown when no component set one. Setting the title already shown changes nothing
+    /// and announces nothing (`window.title` is a change, not a repeat).
+    var pageTitle = "" { didSet { if pageTitle != oldValue { updateTitle() } } }
     var componentTitle: (title: String, subtitle: String?)?
     let defaultTitle: String
 

@@ -21,8 +21,10 @@ package protocol NavigationWindow: AnyObject {
     func makeScreenControls() -> any ScreenControlSet
     /// Shows the Back button when there is a screen to go back to.
     func setBackButtonVisible(_ visible: Bool)
-    /// Shows the page, an error screen, or a native screen under the header bar.
+    /// Shows the page, an error screen, or a native screen under the header bar, with its title.
     func show(_ content: ShownContent)
+    /// The page shown has a new title (a web screen's; an error or native screen keeps its own).
+    func showTitle(_ title: String)
     /// Releases the native screen shown under `key` (its screen is gone).
     func removeNativeScreen(key: String)
     /// Calls into the page's Turbo adapter (`SDK/web/turbo-adapter.js`).
@@ -82,7 +84,8 @@ package protocol NativeScreenView: AnyObject {
 /// What fills the window under the header bar.
 @MainActor
 package enum ShownContent {
-    case web
+    /// The web view, titled with its screen's title (the page's, once known; never the previous page's).
+    case web(title: String)
     case error(VisitError)
     /// A plugin's native screen, under `key` until ``NavigationWindow/removeNativeScreen(key:)``.
     case native(key: String, screen: any NativeScreenView, title: String)

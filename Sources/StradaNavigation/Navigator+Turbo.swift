@@ -139,7 +139,10 @@ extension Navigator {
         let own = stack.last { identifier != nil && $0.visitIdentifier == identifier }
         guard let screen = own ?? top else { return }
         if let location { screen.url = location }
-        if let title { screen.title = title }
+        if let title, !title.isEmpty {
+            screen.title = title
+            if screen === top, screen.error == nil, screen.native == nil { window.showTitle(title) }
+        }
         screen.restorationIdentifier = restorationIdentifier ?? screen.restorationIdentifier
         report?(.visitCompleted(url: screen.url, title: screen.title))
         guard let top, screen === top else { return }  // history has moved on: restore finds it by identifier

@@ -172,7 +172,7 @@ package final class Navigator {
         } else if let top, let native = top.native {
             window.show(.native(key: "native-\(top.number)", screen: native, title: top.title))
         } else {
-            window.show(.web)
+            window.show(.web(title: top?.title ?? ""))
         }
     }
 
@@ -234,9 +234,13 @@ package final class Navigator {
         }
     }
 
+    /// The document's title changed. The top screen takes it, and the window shows it — unless it is empty: a
+    /// document just committed has no title yet (a reload, a full load), and the screen keeps the one it has
+    /// until the new one comes, rather than the window falling back to the app's name for a moment.
     package func titleChanged(_ title: String) {
-        guard top?.native == nil else { return }  // the page underneath a native screen
-        top?.title = title
+        guard let top, top.native == nil, !title.isEmpty else { return }  // a native screen keeps its own
+        top.title = title
+        if top.error == nil { window.showTitle(title) }
     }
 
     // MARK: What the user and the automation channel ask for

@@ -227,10 +227,14 @@ final class FakePage {
     /// Turbo renders the page at `url`: the body is replaced (every controller connects), or a page refresh
     /// is morphed (the controllers stay connected).
     private func render(_ url: String, refresh: Bool) {
+        navigator.titleChanged(Self.title(of: url))  // the document's <title> changes with the body
         if refresh && morph { return }
         connected = components(of: url)
         connect(connected)
     }
+
+    /// A page's `<title>`: "Title of /posts".
+    static func title(of url: String) -> String { "Title of " + path(url) }
 
     /// The components of the page at `url` (whatever its query).
     private func components(of url: String) -> [String] {
@@ -270,6 +274,9 @@ final class FakePage {
         window.committedURL = url
         connected = []
         navigator.pageCommitted(url: url)
+        // As WebKit reports it: a new document has no title until its <title> is parsed.
+        navigator.titleChanged("")
+        if failing[Self.path(url)] == nil, !stillLoading { navigator.titleChanged(Self.title(of: url)) }
         if let status = failing[Self.path(url)] {
             navigator.httpError(VisitError(url: url, statusCode: status, detail: "Not Found"))
             return

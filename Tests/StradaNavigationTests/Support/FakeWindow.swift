@@ -139,9 +139,14 @@ final class FakeWindow: NavigationWindow {
         return made
     }
     func setBackButtonVisible(_ visible: Bool) { backButtonVisible = visible }
+    /// Every title the window showed, in order.
+    private(set) var titles: [String] = []
+    func showTitle(_ title: String) { titles.append(title) }
     func show(_ content: ShownContent) {
         switch content {
-        case .web: shown = "web"
+        case .web(let title):
+            shown = "web"
+            titles.append(title)
         case .error(let error): shown = "error \(error.statusCode)"
         case .native(_, let screen, _): shown = "native \(screen.name)"
         }

@@ -24,6 +24,8 @@ afresh. Pages use the web library (SDK/web/strada.js) and the demo's button and 
     GET  /forums[?sort=S]            hotwire-native-ios #53's page: a right button outside a
                                      <turbo-frame data-turbo-action="replace">, whose left button links to the
                                      next sort (newest → trending → unanswered): links that differ only in a query
+    GET  /slow-title                 a page whose <title> comes 1.5 s after its first bytes (the document is
+                                     committed with no title meanwhile)
     GET  /missing                    404 (an HTML page)
     GET  /private                    401 (an HTML page); the path configuration routes 401 to /page/signin, a modal
     GET  /away                       302 → the same server under another origin (localhost instead of 127.0.0.1)
@@ -125,6 +127,20 @@ class Handler(fixture_server.Handler):
             return self.send_page("frame 2", fill(page_file("frame.html"), frame=content))
         if path in HISTORICAL:
             return self.send_page(path.strip("/"), "<p>Never shown by a native app.</p>")
+        if path == "/slow-title":
+            with lock:
+                state["served"] += 1
+                serial = state["served"]
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            self.wfile.write(b'<!DOCTYPE html>\n<html><head><meta charset="utf-8">\n' + b" " * 2048 + b"\n")
+            self.wfile.flush()
+            time.sleep(1.5)
+            self.wfile.write(("<title>slow title #%d</title></head><body>slow</body></html>\n" % serial).encode())
+            return None
         if path == "/private":
             return self.send_page("private", "<p>Sign in first.</p>", status=401)
         if path == "/missing":
