@@ -59,9 +59,11 @@ extension ControlSnapshot {
         self.init(id: button.id, kind: "button", properties: button.json)
     }
 
-    /// A menu: `title`, `items` (`title`, `index`) and, when it points into the page, `anchor`.
-    init(_ menu: ControlMenu) {
-        self.init(id: menu.id, kind: "menu", spec: .menu(menu))
+    /// A menu: `title`, `items` (`title`, `index`), when it points into the page `anchor`, and `pointsAt`: the
+    /// header-bar button it hangs from (its id), `page` (the anchor) or `title` (the window title).
+    init(_ menu: ControlMenu, pointsAt: String? = nil) {
+        self.init(
+            id: menu.id, kind: "menu", spec: .menu(menu), adding: pointsAt.map { ["pointsAt": .string($0)] } ?? [:])
     }
 
     /// An alert, kind "dialog": `title`, `message`, `confirm`, `dismiss`, `destructive`.

@@ -5,7 +5,7 @@ extension WindowControls {
     /// Every control shown now, sorted by id.
     package var snapshots: [ControlSnapshot] {
         (buttons.values.map { ControlSnapshot($0.button) }
-            + menus.values.map { ControlSnapshot($0.menu) }
+            + menus.values.map { ControlSnapshot($0.menu, pointsAt: $0.pointsAt) }
             + alerts.values.map { ControlSnapshot($0.alert) }
             + (search.map { [ControlSnapshot($0.search, text: currentSearchText)] } ?? [])
             + (primaryMenuOpen ? primaryMenu.map { [Self.snapshot($0.menu)] } ?? [] : [])

@@ -1,4 +1,5 @@
 import CWebKitGTK
+import Foundation
 import StradaCore
 
 /// Header-bar buttons: `GtkButton`s packed at the start or end of the `AdwHeaderBar`.
@@ -16,7 +17,11 @@ extension WindowControls {
         let widget = gtk_button_new()!
         apply(button, to: widget)
         let id = button.id
-        onSignal(UnsafeMutableRawPointer(widget), "clicked") { [weak self] in self?.buttons[id]?.onActivate() }
+        onSignal(UnsafeMutableRawPointer(widget), "clicked") { [weak self] in
+            guard let self, let entry = self.buttons[id] else { return }
+            self.lastPressed = (id, DispatchTime.now().uptimeNanoseconds)
+            entry.onActivate()
+        }
         switch button.placement {
         case .start: adw_header_bar_pack_start(strada_adw_header_bar(headerBar), widget)
         case .end: adw_header_bar_pack_end(strada_adw_header_bar(headerBar), widget)

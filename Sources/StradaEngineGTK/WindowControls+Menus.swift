@@ -32,19 +32,23 @@ extension WindowControls {
         g_action_map_add_action(OpaquePointer(group), action)
         g_object_unref(UnsafeMutableRawPointer(action))
         gtk_widget_insert_action_group(popover, "strada-menu", OpaquePointer(group))
-        if let buttonID = menu.anchorButton, let button = buttons[buttonID] {
+        let pointsAt: String
+        if let buttonID = menu.anchorButton ?? recentlyPressedButton(), let button = buttons[buttonID] {
             gtk_widget_set_parent(popover, button.widget.pointer)
+            pointsAt = buttonID
         } else if let anchor = menu.anchor, let view = anchorView?.widget {
             gtk_widget_set_parent(popover, view)
             var rect = GdkRectangle(
                 x: Int32(anchor.x), y: Int32(anchor.y),
                 width: Int32(max(anchor.width, 1)), height: Int32(max(anchor.height, 1)))
             gtk_popover_set_pointing_to(strada_gtk_popover(popover), &rect)
+            pointsAt = "page"
         } else {
             gtk_widget_set_parent(popover, tabSwitcher?.title ?? titleWidget)
+            pointsAt = "title"
         }
         menus[menu.id] = MenuEntry(
-            popover: WidgetRef(popover), menu: menu, actions: GObjectRef(OpaquePointer(group)),
+            popover: WidgetRef(popover), menu: menu, pointsAt: pointsAt, actions: GObjectRef(OpaquePointer(group)),
             indices: Set(menu.items.map(\.index)),
             onChoice: onChoice)
         g_object_unref(UnsafeMutableRawPointer(group))  // the popover holds it
@@ -53,7 +57,17 @@ extension WindowControls {
             DispatchQueue.main.async { MainActor.assumeIsolated { self?.closeMenu(id: id, notify: true) } }
         }
         gtk_popover_popup(strada_gtk_popover(popover))
-        observer?(.added(ControlSnapshot(menu)))
+        observer?(.added(ControlSnapshot(menu, pointsAt: pointsAt)))
+    }
+
+    /// The header-bar button pressed within the last 2 s, if it is still there: a menu that names no place of
+    /// its own (`anchor`, `anchorButton`) is the page's answer to that press (the overflow menu's "More", say),
+    /// so it points at the button, not at the middle of the header bar.
+    private func recentlyPressedButton() -> String? {
+        guard let last = lastPressed, buttons[last.id] != nil,
+            DispatchTime.now().uptimeNanoseconds - last.at < 2_000_000_000
+        else { return nil }
+        return last.id
     }
 
     private static func model(_ menu: OpaquePointer) -> UnsafeMutablePointer<GMenuModel> {

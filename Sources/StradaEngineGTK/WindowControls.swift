@@ -21,6 +21,8 @@ package final class WindowControls {
     struct MenuEntry {
         let popover: WidgetRef
         let menu: ControlMenu
+        /// What it hangs from: a header-bar button's id, `page` or `title` (``ControlSnapshot``).
+        let pointsAt: String
         /// The menu's actions ("choose", an item's index) and the indices it has.
         let actions: GObjectRef<OpaquePointer>
         let indices: Set<Int>
@@ -62,6 +64,9 @@ package final class WindowControls {
     /// The web view, where a menu with an `anchor` points.
     private(set) weak var anchorView: (any AnchorView)?
     var buttons: [String: ButtonEntry] = [:]
+    /// The header-bar button pressed last, and when (monotonic ns): a menu the page opens in answer to a press,
+    /// with no place of its own to point at, points at it.
+    var lastPressed: (id: String, at: UInt64)?
     var menus: [String: MenuEntry] = [:]
     var alerts: [String: AlertEntry] = [:]
     var search: SearchEntry?
