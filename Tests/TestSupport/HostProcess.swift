@@ -70,6 +70,9 @@ public final class HostProcess: Sendable {
         process.standardError = errors
         output.fileHandleForReading.readabilityHandler = { [buffer] handle in
             let data = handle.availableData
+            // At the end, stop watching: a handler left set keeps its dispatch source, and with it the pipe's
+            // descriptor, for the rest of the test run (see deinit).
+            if data.isEmpty { handle.readabilityHandler = nil }
             buffer.withLock { state in
                 state.partial.append(data)
                 while let newline = state.partial.firstIndex(of: 0x0A) {
@@ -329,5 +332,16 @@ public final class HostProcess: Sendable {
             kill(process.processIdentifier, SIGKILL)
         }
         checkStandardError()
+        // Every descriptor of the three pipes goes with the host. Before, a test run kept ~3 per host started
+        // (600+ hosts: well over 1,000 open pipes by the end), and Foundation's Process.run() on Linux reads
+        // past glibc's readdir buffer while listing /proc/self/fd once that buffer fills: the test process
+        // crashed at random in Process.run (memcpy; swift-corelibs-foundation #5472, not in Swift 6.3.1).
+        for handle in [output.fileHandleForReading, errors.fileHandleForReading] { handle.readabilityHandler = nil }
+        for handle in [
+            input.fileHandleForWriting, input.fileHandleForReading, output.fileHandleForReading,
+            output.fileHandleForWriting, errors.fileHandleForReading, errors.fileHandleForWriting,
+        ] {
+            try? handle.close()
+        }
     }
 }
