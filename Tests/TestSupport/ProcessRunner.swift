@@ -168,6 +168,11 @@ public enum ProcessRunner {
                 guard let pipe else { continue }
                 pipe.fileHandleForReading.readabilityHandler = nil
                 collected.append(pipe.fileHandleForReading.readDataToEndOfFile())
+                // Both ends now, not whenever Foundation lets the handles go: a test run starts thousands of
+                // commands, and Process.run() misreads /proc/self/fd once the test process holds enough
+                // descriptors (HostProcess's deinit says more).
+                try? pipe.fileHandleForReading.close()
+                try? pipe.fileHandleForWriting.close()
             }
             let output = Output(
                 status: process.terminationStatus, exited: process.terminationReason == .exit,
