@@ -137,6 +137,13 @@ extension Navigator {
         // The screen whose visit this is: the top one, unless another visit was pushed meanwhile (its
         // completion is reported after a repaint, so it can arrive after the next visit started).
         let own = stack.last { identifier != nil && $0.visitIdentifier == identifier }
+        if own == nil, let location, let top, top.visitIdentifier == nil, !URLMatching.samePage(location, top.url) {
+            // A completion no screen's visit started (a restore's, reported after a repaint) for another URL, after
+            // a new screen was pushed whose own visit has not started yet: it is not that screen's. Taking it would
+            // give the new screen the old page's URL and title (seen: a `refresh` then reloaded the wrong page).
+            logger.debug("a late visit completion for \(location) is not the new screen's (\(top.url))")
+            return
+        }
         guard let screen = own ?? top else { return }
         if let location { screen.url = location }
         if let title, !title.isEmpty {

@@ -173,6 +173,29 @@ import Testing
         #expect(page.paths == "/posts")
     }
 
+    /// A restore's completion comes after a repaint, so it can arrive after the next screen was pushed (the
+    /// `visit` command) and before that screen's own visit started: it is not the new screen's — its URL and
+    /// title stay — and the new screen's own completion still records its visit (seen in PathConfigurationTests'
+    /// presentation run: a `refresh` then reloaded the page the late completion named).
+    @Test func aLateCompletionForAnotherURLIsNotTheNewScreens() throws {
+        let page = started()
+        page.click("/posts/new")
+        page.holdVisits = true
+        page.navigator.visit(FakePage.url("/posts/1"), action: .advance)
+        let pushed = try #require(page.navigator.top)
+        #expect(FakePage.path(pushed.url) == "/posts/1" && pushed.visitIdentifier == nil)
+        page.navigator.turbo(
+            .visitCompleted(
+                identifier: "restore-late", location: FakePage.url("/posts"), restorationIdentifier: "r-late",
+                title: "Posts"))
+        #expect(FakePage.path(pushed.url) == "/posts/1")
+        #expect(pushed.title != "Posts" && pushed.restorationIdentifier != "r-late")
+        page.holdVisits = false
+        page.runHeldVisits()
+        #expect(page.paths == "/posts /posts/new /posts/1")
+        #expect(pushed.historyItem != nil, "its own visit still recorded its entry")
+    }
+
     @Test func aVisitWithoutAResponseLoadsInFull() {
         let page = started()
         page.failing["/down"] = 0

@@ -37,6 +37,10 @@ final class FakePage {
     var stillLoading = false
     /// Modals presented over this page's navigator, newest last.
     private(set) var modals: [FakePage] = []
+    /// Visits the navigator starts (`visit`) wait in ``held`` until ``runHeldVisits()``: what happens between a
+    /// screen's push and its visit's start.
+    var holdVisits = false
+    private var held: [(url: String, action: VisitAction)] = []
     /// The components connected in the page now.
     private(set) var connected: [String] = []
     /// Connect messages sent, newest last.
@@ -178,6 +182,7 @@ final class FakePage {
             guard let proposal = proposals.removeValue(forKey: number) else { return }
             run(proposal.location, action: action, willRender: proposal.willRender)
         case .turbo(.visit(let url, let action)):
+            guard !holdVisits else { return held.append((url, action)) }
             run(url, action: action, willRender: true)
         case .turbo(.discardProposal(let number)):
             proposals[number] = nil
@@ -194,6 +199,13 @@ final class FakePage {
         case .browser, .system:
             break
         }
+    }
+
+    /// Starts the visits held while ``holdVisits`` was on, in order.
+    func runHeldVisits() {
+        let visits = held
+        held = []
+        for visit in visits { run(visit.url, action: visit.action, willRender: true) }
     }
 
     /// A Turbo visit as Turbo runs it with our adapter.
