@@ -52,7 +52,8 @@ struct GLibCriticalsTests {
     }
 
     @Test func aHostThatPrintsACriticalFailsItsTestQuotingTheLine() async throws {
-        let script = (FileManager.default.temporaryDirectory.path as NSString).appendingPathComponent("fake-host-\(UUID().uuidString)")
+        let script = (FileManager.default.temporaryDirectory.path as NSString)
+            .appendingPathComponent("fake-host-\(UUID().uuidString)")
         try """
         #!/bin/sh
         echo '{"event": "host.ready", "components": []}'
@@ -71,7 +72,8 @@ struct GLibCriticalsTests {
     }
 
     @Test func aHostThatPrintsNoCriticalPasses() async throws {
-        let script = (FileManager.default.temporaryDirectory.path as NSString).appendingPathComponent("fake-host-\(UUID().uuidString)")
+        let script = (FileManager.default.temporaryDirectory.path as NSString)
+            .appendingPathComponent("fake-host-\(UUID().uuidString)")
         try """
         #!/bin/sh
         echo '{"event": "host.ready", "components": []}'
