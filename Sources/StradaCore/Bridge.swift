@@ -59,7 +59,7 @@ package final class Bridge {
 
     /// Handles one payload from the message channel, as JSON text: one message, the adapter's `"ready"`, or a
     /// batch — a JSON array of messages the page sent in one task, handled in order. Never throws, never traps;
-    /// input beyond the `BridgeLimits` (size, depth, rate) is rejected with a log line. Replies produced while
+    /// input beyond the ``BridgeLimits`` (size, depth, rate) is rejected with a log line. Replies produced while
     /// it runs go to the page in one call when it returns.
     ///
     /// Only a lone `"ready"` is the handshake: inside a batch it is a message that is not an object, rejected.
@@ -243,11 +243,11 @@ package final class Bridge {
 
 /// What the bridge accepts from a page. Defaults: 16 MiB and 512 levels of nesting per message,
 /// 100,000 messages per second (a burst beyond that is rejected, logged at most 10 lines a second).
-package struct BridgeLimits: Sendable, Hashable {
-    package var json: JSONLimits
-    package var maxMessagesPerSecond: Int
+public struct BridgeLimits: Sendable, Hashable {
+    public var json: JSONLimits
+    public var maxMessagesPerSecond: Int
 
-    package init(json: JSONLimits = .messages, maxMessagesPerSecond: Int = 100_000) {
+    public init(json: JSONLimits = .messages, maxMessagesPerSecond: Int = 100_000) {
         self.json = json
         self.maxMessagesPerSecond = maxMessagesPerSecond
     }

@@ -2,7 +2,7 @@ extension JSON {
     /// Parses one JSON text (RFC 8259). Rejects trailing garbage and input beyond `limits`. A lone surrogate
     /// escape (`"\ud800"`, which `JSON.stringify` writes for a truncated emoji) is valid JSON text: it reads as
     /// U+FFFD in the Swift string (the raw text of message data is kept as the page wrote it).
-    package init(parsing text: String, limits: JSONLimits = .messages) throws(JSONParseError) {
+    public init(parsing text: String, limits: JSONLimits = .messages) throws(JSONParseError) {
         self = try JSON.parse(text, limits: limits, capturing: nil).value
     }
 

@@ -29,17 +29,11 @@ public final class BridgeHarness {
     /// Where the components show their native controls.
     public let destination: TestDestination
 
-    /// Sets up a page at `url` with `components`. `logger` goes to the bridge and the delegate as in
-    /// production; by default, `Strada.config.logger`. The bridge has the default limits.
-    public convenience init(
-        components: [BridgeComponent.Type], url: String = "https://app.test/", logger: Logger? = nil
-    ) {
-        self.init(components: components, url: url, logger: logger, limits: BridgeLimits())
-    }
-
-    /// As ``init(components:url:logger:)``, with the bridge's `limits` (the package's own tests).
-    package init(
-        components: [BridgeComponent.Type], url: String, logger: Logger?, limits: BridgeLimits
+    /// Sets up a page at `url` with `components`. `logger` and `limits` go to the bridge and the delegate
+    /// as in production; by default, `Strada.config.logger` and the default limits.
+    public init(
+        components: [BridgeComponent.Type], url: String = "https://app.test/", logger: Logger? = nil,
+        limits: BridgeLimits = BridgeLimits()
     ) {
         webView = InMemoryWebView(url: url)
         bridge = Bridge(webView: webView, logger: logger, limits: limits)
