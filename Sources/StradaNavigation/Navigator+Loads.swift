@@ -136,7 +136,7 @@ extension Navigator {
     private func routeError(_ error: VisitError) {
         guard let route = errorRoute(error.statusCode),
             let target = Self.errorRouteTarget(route, failed: error.url),
-            !URLMatching.samePage(Self.withoutQuery(target), Self.withoutQuery(error.url))
+            !Self.samePage(target, error.url, ignoringQuery: true)
         else { return }
         logger.info("HTTP \(error.statusCode) for \(error.url): routed to \(target) (settings.error_routes)")
         Task { @MainActor [weak self] in self?.visit(target, action: .advance) }
@@ -151,8 +151,6 @@ extension Navigator {
         let origin = failed[..<start.upperBound] + URLParts.host(of: failed)
         return origin + filled
     }
-
-    static func withoutQuery(_ url: String) -> String { String(url.prefix { $0 != "?" && $0 != "#" }) }
 
     func clearError(of screen: Screen) {
         guard screen.error != nil else { return }

@@ -197,12 +197,12 @@ extension Navigator {
         run(start, action: action)
     }
 
+    /// `url` without its query and fragment.
+    static func withoutQuery(_ url: String) -> String { String(url.prefix { $0 != "?" && $0 != "#" }) }
+
     /// Whether two URLs are the same screen; with `query_string_presentation: replace`, whatever their queries.
     static func samePage(_ a: String, _ b: String, ignoringQuery: Bool) -> Bool {
         guard ignoringQuery else { return URLMatching.samePage(a, b) }
-        func withoutQuery(_ url: String) -> String {
-            String(url.prefix { $0 != "?" && $0 != "#" })
-        }
         return URLMatching.samePage(withoutQuery(a), withoutQuery(b))
     }
 }
